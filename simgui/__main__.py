@@ -1,0 +1,3 @@
+from simgui.cli import main
+
+raise SystemExit(main())
