@@ -1,0 +1,407 @@
+"""The SQLite store: scan results (a cache) and, later, the user's decisions.
+
+One file per user, WAL mode.  The schema carries a version (``user_version``)
+and numbered migrations run in order; a migration may drop and rebuild cached
+scan results but never user decisions.  Paths are stored as the bytes the file
+system gave (``os.fsencode``), so any file name round-trips exactly.
+
+One thread writes: a Store object belongs to the thread that opened it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, tags_from_hex, tags_to_hex
+
+APPLICATION_ID = 0x53494D47  # "SIMG": marks a SQLite file as ours
+ENV_DB = "SIMGUI_DB"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """The store cannot be used; the message says why in one line."""
+
+
+def default_db_path() -> Path:
+    """``$SIMGUI_DB`` if set, else ``simgui.sqlite3`` in the user data directory."""
+    override = os.environ.get(ENV_DB)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return platformdirs.user_data_path("simgui", appauthor=False) / "simgui.sqlite3"
+
+
+_MIGRATIONS: list[str] = [
+    # 1: scan results
+    """
+    CREATE TABLE tagsets (
+        id INTEGER PRIMARY KEY,
+        tags TEXT NOT NULL UNIQUE            -- '00 74 65 ...'
+    );
+    CREATE TABLE scans (
+        id INTEGER PRIMARY KEY,
+        started_at REAL NOT NULL,
+        finished_at REAL,
+        roots TEXT NOT NULL,                 -- JSON list of the folders asked for
+        status TEXT NOT NULL,                -- running, completed, cancelled, interrupted, failed
+        files_read INTEGER NOT NULL DEFAULT 0,
+        files_unchanged INTEGER NOT NULL DEFAULT 0,
+        bytes_read INTEGER NOT NULL DEFAULT 0,
+        errors INTEGER NOT NULL DEFAULT 0,
+        skipped INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path BLOB NOT NULL UNIQUE,           -- os.fsencode(absolute path)
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        device INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        extension TEXT NOT NULL,
+        tagset_id INTEGER REFERENCES tagsets(id),
+        sum_table BLOB,                      -- 16 little-endian int64, tag order
+        content_hash BLOB,                   -- xxh3-128 of the whole content
+        scanned_at REAL NOT NULL,
+        scan_id INTEGER,
+        error TEXT                           -- why the file could not be read
+    );
+    CREATE INDEX files_size ON files(size);
+    CREATE INDEX files_inode ON files(device, inode);
+    CREATE TABLE scan_issues (
+        scan_id INTEGER NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+        path BLOB NOT NULL,
+        kind TEXT NOT NULL,                  -- skipped, error
+        message TEXT NOT NULL
+    );
+    CREATE INDEX scan_issues_scan ON scan_issues(scan_id);
+    """,
+]
+SCHEMA_VERSION = len(_MIGRATIONS)
+_KEEP_ISSUES_OF_SCANS = 20
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    """What the store remembers of a path: enough to tell if it changed."""
+
+    id: int
+    size: int
+    mtime_ns: int
+    device: int
+    inode: int
+    tagset_id: int | None
+    ok: bool  # has a sum table and no error
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """One scanned file, as the scanner hands it to the store."""
+
+    path: bytes
+    size: int
+    mtime_ns: int
+    device: int
+    inode: int
+    extension: str
+    sum_table: np.ndarray | None
+    content_hash: bytes | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredFiles:
+    """Column arrays of every readable file, ready for keys and SimFind."""
+
+    ids: np.ndarray          # int64 (n,)
+    paths: list[str]
+    sizes: np.ndarray        # int64 (n,)
+    mtimes_ns: np.ndarray    # int64 (n,)
+    tables: np.ndarray       # int64 (n, 16)
+    hashes: list[bytes]
+    extensions: list[str]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _check_file_header(path: Path) -> None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot open store {path}: {exc.strerror or exc}") from None
+    if head and head != _SQLITE_MAGIC:
+        raise StoreError(f"{path} is not a simgui store (not an SQLite database)")
+
+
+class Store:
+    """An open store.  Use as a context manager or call :meth:`close`."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else default_db_path()
+        _check_file_header(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open store {self.path}: {exc}") from None
+        try:
+            self._setup()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a usable simgui store: {exc}") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    # -- opening and migrating ------------------------------------------------
+
+    def _setup(self) -> None:
+        db = self._db
+        db.execute("PRAGMA busy_timeout = 5000")
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        has_tables = db.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        if app_id != APPLICATION_ID and (has_tables or app_id != 0):
+            raise StoreError(f"{self.path} is an SQLite database of another program, "
+                             "not a simgui store; choose another file with --db")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer simgui (schema {version}, "
+                             f"this one knows {SCHEMA_VERSION}); upgrade simgui")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            self._migrate(number)
+        # a scan still 'running' here was cut off (crash, kill): say so
+        with self._write():
+            db.execute("UPDATE scans SET status = 'interrupted' WHERE status = 'running'")
+
+    def _migrate(self, number: int) -> None:
+        script = _MIGRATIONS[number - 1]
+        with self._write():
+            for statement in script.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._db.execute(f"PRAGMA user_version = {number}")
+
+    class _Transaction:
+        def __init__(self, store: Store):
+            self.store = store
+
+        def __enter__(self):
+            self.store._db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, exc_type, exc, tb):
+            db = self.store._db
+            if exc_type is None:
+                try:
+                    db.execute("COMMIT")
+                    return False
+                except sqlite3.Error:
+                    db.execute("ROLLBACK")
+                    raise
+            db.execute("ROLLBACK")
+            return False
+
+    def _write(self) -> Store._Transaction:
+        """A transaction: all of it lands or none of it does."""
+        return Store._Transaction(self)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- tag sets ---------------------------------------------------------------
+
+    def tagset_id(self, tags: Sequence[int] = DEFAULT_TAGS) -> int:
+        text = tags_to_hex(tags)
+        row = self._db.execute("SELECT id FROM tagsets WHERE tags = ?", (text,)).fetchone()
+        if row:
+            return row[0]
+        with self._guard("saving the tag set"), self._write():
+            return self._db.execute("INSERT INTO tagsets (tags) VALUES (?)", (text,)).lastrowid
+
+    def tagset(self, tagset_id: int) -> tuple[int, ...]:
+        row = self._db.execute("SELECT tags FROM tagsets WHERE id = ?", (tagset_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"unknown tag set {tagset_id}")
+        return tags_from_hex(row[0])
+
+    # -- scans ------------------------------------------------------------------
+
+    def begin_scan(self, roots: Iterable[str]) -> int:
+        with self._guard("starting the scan"), self._write():
+            return self._db.execute(
+                "INSERT INTO scans (started_at, roots, status) VALUES (?, ?, 'running')",
+                (time.time(), json.dumps(list(roots)))).lastrowid
+
+    def finish_scan(self, scan_id: int, status: str, *, files_read: int, files_unchanged: int,
+                    bytes_read: int, errors: int, skipped: int) -> None:
+        with self._guard("finishing the scan"), self._write():
+            self._db.execute(
+                "UPDATE scans SET finished_at = ?, status = ?, files_read = ?, "
+                "files_unchanged = ?, bytes_read = ?, errors = ?, skipped = ? WHERE id = ?",
+                (time.time(), status, files_read, files_unchanged, bytes_read, errors, skipped,
+                 scan_id))
+            # keep the issue lists of recent scans only
+            self._db.execute(
+                "DELETE FROM scan_issues WHERE scan_id NOT IN "
+                "(SELECT id FROM scans ORDER BY id DESC LIMIT ?)", (_KEEP_ISSUES_OF_SCANS,))
+
+    def known_files(self, roots: Iterable[bytes]) -> dict[bytes, KnownFile]:
+        """Every stored file at or under the given roots, by path."""
+        known: dict[bytes, KnownFile] = {}
+        sql = ("SELECT path, id, size, mtime_ns, device, inode, tagset_id, "
+               "sum_table IS NOT NULL AND error IS NULL FROM files "
+               "WHERE path = ? OR (path > ? AND path < ?)")
+        for root in roots:
+            below = root.rstrip(b"/") + b"/"
+            # every path under 'root/' sorts between 'root/' and 'root0' ('0' follows '/')
+            for row in self._db.execute(sql, (root, below, below[:-1] + b"0")):
+                known[row[0]] = KnownFile(row[1], row[2], row[3], row[4], row[5], row[6],
+                                          bool(row[7]))
+        return known
+
+    def save_files(self, records: Sequence[FileRecord], tagset_id: int, scan_id: int) -> None:
+        """Insert or replace scan results, all in one transaction."""
+        now = time.time()
+        rows = [(r.path, r.size, r.mtime_ns, r.device, r.inode, r.extension,
+                 tagset_id if r.sum_table is not None else None,
+                 None if r.sum_table is None else _table_blob(r.sum_table),
+                 r.content_hash, now, scan_id, r.error) for r in records]
+        with self._guard("saving scan results"), self._write():
+            self._db.executemany(
+                "INSERT INTO files (path, size, mtime_ns, device, inode, extension, tagset_id, "
+                "sum_table, content_hash, scanned_at, scan_id, error) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
+                "mtime_ns = excluded.mtime_ns, device = excluded.device, "
+                "inode = excluded.inode, extension = excluded.extension, "
+                "tagset_id = excluded.tagset_id, sum_table = excluded.sum_table, "
+                "content_hash = excluded.content_hash, scanned_at = excluded.scanned_at, "
+                "scan_id = excluded.scan_id, error = excluded.error", rows)
+
+    def forget_files(self, ids: Iterable[int]) -> int:
+        """Remove files (gone from disk) from the store; returns how many."""
+        ids = list(ids)
+        with self._guard("removing vanished files"), self._write():
+            for start in range(0, len(ids), 500):
+                part = ids[start:start + 500]
+                self._db.execute(
+                    f"DELETE FROM files WHERE id IN ({','.join('?' * len(part))})", part)
+        return len(ids)
+
+    def add_issues(self, scan_id: int, issues: Iterable[tuple[bytes, str, str]]) -> None:
+        """Record (path, kind, message) for things a scan skipped or could not read."""
+        rows = [(scan_id, path, kind, message) for path, kind, message in issues]
+        if rows:
+            with self._guard("saving scan issues"), self._write():
+                self._db.executemany(
+                    "INSERT INTO scan_issues (scan_id, path, kind, message) VALUES (?, ?, ?, ?)",
+                    rows)
+
+    def issues(self, scan_id: int | None = None) -> list[tuple[str, str, str]]:
+        """(path, kind, message) of a scan (the last one by default)."""
+        if scan_id is None:
+            row = self._db.execute("SELECT max(id) FROM scans").fetchone()
+            scan_id = row[0]
+        rows = self._db.execute("SELECT path, kind, message FROM scan_issues WHERE scan_id = ? "
+                                "ORDER BY rowid", (scan_id,))
+        return [(os.fsdecode(p), k, m) for p, k, m in rows]
+
+    # -- reading results --------------------------------------------------------
+
+    def stats(self) -> dict:
+        """Counts for ``simgui stats``: files, bytes, errors, last_scan."""
+        files, total = self._db.execute(
+            "SELECT count(*), coalesce(sum(size), 0) FROM files WHERE error IS NULL").fetchone()
+        errors = self._db.execute(
+            "SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
+        row = self._db.execute(
+            "SELECT id, started_at, finished_at, roots, status, files_read, files_unchanged, "
+            "bytes_read, errors, skipped FROM scans ORDER BY id DESC LIMIT 1").fetchone()
+        last = None
+        if row:
+            last = {"id": row[0], "started_at": _iso(row[1]),
+                    "finished_at": _iso(row[2]) if row[2] else None,
+                    "roots": json.loads(row[3]), "status": row[4], "files_read": row[5],
+                    "files_unchanged": row[6], "bytes_read": row[7], "errors": row[8],
+                    "skipped": row[9]}
+        return {"files": files, "bytes": total, "errors": errors, "last_scan": last,
+                "store": str(self.path)}
+
+    def files(self, tagset_id: int | None = None) -> StoredFiles:
+        """Every file with a sum table (of ``tagset_id``, default: the default tags)."""
+        if tagset_id is None:
+            tagset_id = self.tagset_id(DEFAULT_TAGS)
+        rows = self._db.execute(
+            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension FROM files "
+            "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
+        n = len(rows)
+        tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
+        return StoredFiles(
+            ids=np.fromiter((r[0] for r in rows), np.int64, n),
+            paths=[os.fsdecode(r[1]) for r in rows],
+            sizes=np.fromiter((r[2] for r in rows), np.int64, n),
+            mtimes_ns=np.fromiter((r[3] for r in rows), np.int64, n),
+            tables=tables.astype(np.int64),
+            hashes=[r[5] for r in rows],
+            extensions=[r[6] for r in rows])
+
+    def errors(self) -> Iterator[tuple[str, str]]:
+        """(path, error) of stored files that could not be read."""
+        for path, error in self._db.execute(
+                "SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path"):
+            yield os.fsdecode(path), error
+
+    # -- errors -------------------------------------------------------------------
+
+    def _guard(self, doing: str) -> _Guard:
+        return _Guard(self.path, doing)
+
+
+class _Guard:
+    """Turn SQLite failures (disk full, read-only, corrupt) into one-line StoreErrors."""
+
+    def __init__(self, path: Path, doing: str):
+        self.path, self.doing = path, doing
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, sqlite3.Error):
+            raise StoreError(f"store {self.path}: failed {self.doing}: {exc}") from None
+        return False
+
+
+def _table_blob(table: np.ndarray) -> bytes:
+    return np.asarray(table, dtype="<i8").reshape(TAG_COUNT).tobytes()
+
+
+def _iso(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(timestamp))

@@ -1,0 +1,118 @@
+import sqlite3
+
+import numpy as np
+import pytest
+
+from simgui.core.store import (
+    APPLICATION_ID, SCHEMA_VERSION, FileRecord, Store, StoreError, default_db_path,
+)
+
+
+def record(path: bytes, size=10, error=None) -> FileRecord:
+    table = None if error else np.arange(16, dtype=np.int64) + size
+    return FileRecord(path, size, 123, 1, hash(path) & 0xFFFF, "txt", table,
+                      None if error else b"h" * 16, error)
+
+
+def test_new_store_is_versioned_wal_and_marked_as_ours(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        assert store.schema_version == SCHEMA_VERSION
+    db = sqlite3.connect(tmp_path / "s.db")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_env_variable_overrides_default_location(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMGUI_DB", str(tmp_path / "x.db"))
+    assert default_db_path() == tmp_path / "x.db"
+    monkeypatch.delenv("SIMGUI_DB")
+    assert default_db_path().name == "simgui.sqlite3"
+
+
+def test_files_round_trip_including_undecodable_names(tmp_path):
+    weird = b"/data/caf\xe9-\xff.txt"  # not UTF-8
+    with Store(tmp_path / "s.db") as store:
+        tagset = store.tagset_id()
+        scan_id = store.begin_scan(["/data"])
+        store.save_files([record(weird, 20), record(b"/data/b.txt", 30),
+                          record(b"/data/bad", 5, error="permission denied")], tagset, scan_id)
+        files = store.files()
+        assert len(files) == 2
+        assert [p.encode("utf-8", "surrogateescape") for p in files.paths] == [
+            b"/data/b.txt", weird]
+        assert files.tables.shape == (2, 16) and files.tables[0, 0] == 30
+        known = store.known_files([b"/data"])
+        assert set(known) == {weird, b"/data/b.txt", b"/data/bad"}
+        assert not known[b"/data/bad"].ok
+        stats = store.stats()
+        assert (stats["files"], stats["bytes"], stats["errors"]) == (2, 50, 1)
+
+
+def test_known_files_are_limited_to_the_root(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        tagset, scan_id = store.tagset_id(), store.begin_scan([])
+        store.save_files([record(b"/a/x"), record(b"/a/y/z"), record(b"/ab/x"), record(b"/a")],
+                         tagset, scan_id)
+        assert set(store.known_files([b"/a"])) == {b"/a", b"/a/x", b"/a/y/z"}
+        assert len(store.known_files([b"/"])) == 4
+
+
+def test_garbage_file_is_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "s.db"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StoreError, match="not a simgui store"):
+        Store(path)
+    assert path.read_bytes().startswith(b"this is not")  # left untouched
+
+
+def test_truncated_database_is_refused(tmp_path):
+    path = tmp_path / "s.db"
+    with Store(path) as store:
+        store.save_files([record(b"/a/x")], store.tagset_id(), store.begin_scan([]))
+    sqlite3.connect(path).execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
+    data = path.read_bytes()
+    path.write_bytes(data[:100] + b"\xff" * 3000)
+    with pytest.raises(StoreError):
+        with Store(path) as store:
+            store.stats()
+
+
+def test_another_programs_database_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE contacts (name TEXT)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="another program"):
+        Store(path)
+
+
+def test_store_from_a_newer_version_is_refused(tmp_path):
+    path = tmp_path / "s.db"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer simgui"):
+        Store(path)
+
+
+def test_interrupted_scan_is_marked_on_next_open(tmp_path):
+    path = tmp_path / "s.db"
+    with Store(path) as store:
+        store.begin_scan(["/x"])  # never finished: the process "died"
+    with Store(path) as store:
+        assert store.stats()["last_scan"]["status"] == "interrupted"
+
+
+def test_full_disk_fails_cleanly_and_keeps_earlier_data(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        tagset, scan_id = store.tagset_id(), store.begin_scan([])
+        store.save_files([record(b"/keep")], tagset, scan_id)
+        pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+        store._db.execute(f"PRAGMA max_page_count = {pages + 1}")  # the "disk" is now full
+        big = [record(b"/big/%06d" % i) for i in range(5000)]
+        with pytest.raises(StoreError, match="full"):
+            store.save_files(big, tagset, scan_id)
+        files = store.files()
+        assert files.paths == ["/keep"]  # nothing half-written
