@@ -1,3 +1,18 @@
+"""Shared test set-up: offscreen Qt, deterministic hypothesis on CI, throwaway stores."""
+
 import os
 
+import pytest
+from hypothesis import settings
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _no_user_store(tmp_path_factory, monkeypatch):
+    """No test may touch the real user's store: point the default at a temporary file."""
+    monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))

@@ -126,6 +126,8 @@ class StoredFiles:
     paths: list[str]
     sizes: np.ndarray        # int64 (n,)
     mtimes_ns: np.ndarray    # int64 (n,)
+    devices: np.ndarray      # int64 (n,)
+    inodes: np.ndarray       # int64 (n,)
     tables: np.ndarray       # int64 (n, 16)
     hashes: list[bytes]
     extensions: list[str]
@@ -359,7 +361,8 @@ class Store:
         if tagset_id is None:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
         rows = self._db.execute(
-            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension FROM files "
+            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, inode "
+            "FROM files "
             "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
         n = len(rows)
         tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
@@ -368,6 +371,8 @@ class Store:
             paths=[os.fsdecode(r[1]) for r in rows],
             sizes=np.fromiter((r[2] for r in rows), np.int64, n),
             mtimes_ns=np.fromiter((r[3] for r in rows), np.int64, n),
+            devices=np.fromiter((r[7] for r in rows), np.int64, n),
+            inodes=np.fromiter((r[8] for r in rows), np.int64, n),
             tables=tables.astype(np.int64),
             hashes=[r[5] for r in rows],
             extensions=[r[6] for r in rows])

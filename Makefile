@@ -1,0 +1,29 @@
+# simgui: `make run` sets up and starts the app, `make test` sets up and runs the tests.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench clean check-python
+
+check-python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "simgui needs Python 3.11 or newer; found " + sys.version.split()[0])'
+	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { echo "Python's venv module is missing: on Debian/Ubuntu run 'sudo apt-get install python3-venv'"; exit 1; }
+
+$(BIN)/.installed-%: pyproject.toml | check-python
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[$*]'
+	touch $@
+
+run: $(BIN)/.installed-test
+	$(BIN)/simgui $(ARGS)
+
+test: $(BIN)/.installed-test
+	$(BIN)/python -m pytest
+
+bench: $(BIN)/.installed-test
+	$(BIN)/python benchmarks/bench_sumtable.py
+	$(BIN)/python benchmarks/bench_scan.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
