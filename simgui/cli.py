@@ -19,6 +19,14 @@ from simgui.core import keys as keys_module
 from simgui.core.progress import Cancelled, Progress
 from simgui.core.scanner import ScanOptions, read_file, scan
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path
+from simgui.core import journal
+from simgui.core.fileops import Action, KeepRule, execute, plan_removal
+from simgui.core.groups import find_groups
+from simgui.core.keys import SCHEMES
+from simgui.core.simfind import (
+    DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
+    pair_distances, similarity_percent,
+)
 from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
@@ -74,6 +82,80 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(run=cmd_inspect)
 
+    search = argparse.ArgumentParser(add_help=False)
+    search.add_argument("--key-tolerance", type=_percent, default=DEFAULT_KEY_TOLERANCE,
+                        metavar="PCT", help="how far keys may differ, in percent of the file "
+                        f"size (default {DEFAULT_KEY_TOLERANCE})")
+    search.add_argument("--sum-tolerance", type=_percent, default=DEFAULT_SUM_TOLERANCE,
+                        metavar="PCT", help="how far sum tables may differ, in percent of the "
+                        f"mean size (default {DEFAULT_SUM_TOLERANCE})")
+    search.add_argument("--scheme", choices=sorted(SCHEMES), default="skew",
+                        help="key scheme (default skew, the paper's standard)")
+    search.add_argument("--no-extensions", action="store_true",
+                        help="compare files whatever their extension (by default only files "
+                             "with the same extension can be similar)")
+    search.add_argument("--size-factor", type=float, default=DEFAULT_SIZE_FACTOR, metavar="F",
+                        help=f"larger file at most F times the smaller (default {DEFAULT_SIZE_FACTOR})")
+
+    p = commands.add_parser("pairs", parents=[db, search], help="list similar pairs",
+                            description="Every similar pair among the stored files. k identical "
+                                        "copies are listed as k-1 pairs with the first copy.")
+    p.add_argument("--format", choices=["csv", "json"], default="csv")
+    p.set_defaults(run=cmd_pairs)
+
+    p = commands.add_parser("groups", parents=[db, search], help="list groups of similar files",
+                            description="Groups of identical and similar files: each group has "
+                                        "a reference file and members within tolerance of it.")
+    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.add_argument("--reference", action="append", default=[], metavar="DIR",
+                   help="prefer files in DIR as group references (repeatable)")
+    p.set_defaults(run=cmd_groups)
+
+    p = commands.add_parser("similar", parents=[db, search], help="files similar to one file",
+                            description="Stored files similar to FILE (scanned or not), most "
+                                        "similar first.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
+    p.set_defaults(run=cmd_similar)
+
+    p = commands.add_parser("remove", parents=[db, search],
+                            help="trash, delete, move or link the extra copies",
+                            description="Act on the current groups: one file of each group "
+                                        "stays, the others are trashed (default), deleted, moved "
+                                        "or replaced by hard links. Every file is checked right "
+                                        "before acting, and every step is journaled.")
+    p.add_argument("--identical-only", action="store_true",
+                   help="act only on files identical to the kept copy")
+    p.add_argument("--keep", choices=[r.value for r in KeepRule], default="oldest",
+                   help="which file of a group stays (default oldest)")
+    p.add_argument("--reference", action="append", default=[], metavar="DIR",
+                   help="protect DIR: its files are never acted on, and are kept first")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--trash", dest="action", action="store_const", const="trash",
+                     help="send to the trash (default)")
+    how.add_argument("--delete", dest="action", action="store_const", const="delete",
+                     help="delete permanently (cannot be undone)")
+    how.add_argument("--move-to", metavar="DIR", help="move into DIR, keeping relative paths")
+    how.add_argument("--hardlink", dest="action", action="store_const", const="hardlink",
+                     help="replace identical copies with hard links to the kept file")
+    p.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(run=cmd_remove, action=None)
+
+    p = commands.add_parser("undo", parents=[db], help="undo a clean-up batch",
+                            description="Put back what a batch moved or trashed.")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--last", action="store_true", help="the last undoable batch (default)")
+    which.add_argument("batch", nargs="?", type=int, metavar="BATCH_ID")
+    p.set_defaults(run=cmd_undo)
+
+    p = commands.add_parser("journal", parents=[db], help="show what clean-ups did",
+                            description="Batches of file operations, newest first; with "
+                                        "BATCH_ID, every file of that batch.")
+    p.add_argument("batch", nargs="?", type=int, metavar="BATCH_ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_journal)
+
     p = commands.add_parser("stats", parents=[db], help="summarise the store",
                             description="Files, bytes and errors in the store, and the last "
                                         "scan.")
@@ -84,6 +166,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _open_store(args) -> Store:
     return Store(args.db) if args.db else Store()
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError("a tolerance is between 0 and 100 percent")
+    return value
 
 
 # -- scan ---------------------------------------------------------------------
@@ -204,6 +296,220 @@ def _print_inspection(info: dict) -> None:
     print(f"  xxh3-128   {info['content_hash']}")
     print("  sum table  " + "  ".join(f"{t:02x}:{n}" for t, n in zip(DEFAULT_TAGS,
                                                                      info["sum_table"])))
+
+
+# -- pairs, groups, similar ------------------------------------------------------
+
+
+def _tolerances(args) -> Tolerances:
+    if args.size_factor < 1:
+        raise CommandError("--size-factor must be at least 1")
+    return Tolerances(args.key_tolerance, args.sum_tolerance)
+
+
+def _groups(args, store: Store, references=()):
+    files = store.files()
+    return files, find_groups(files, _tolerances(args), scheme=SCHEMES[args.scheme],
+                              use_extensions=not args.no_extensions,
+                              size_factor=args.size_factor, references=references)
+
+
+def cmd_pairs(args) -> int:
+    import csv
+
+    with _open_store(args) as store:
+        files = store.files()
+    tol = _tolerances(args)
+    space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
+                              extensions=None if args.no_extensions else files.extensions,
+                              size_factor=args.size_factor)
+    from simgui.core.simfind import expand_pairs
+    pairs = expand_pairs(space.classes, space.class_pairs(tol), expand_identical=False)
+    key_d, sum_d = pair_distances(space, pairs)
+    sim = similarity_percent(sum_d, files.sizes[pairs[:, 0]], files.sizes[pairs[:, 1]])
+    rows = []
+    for (a, b), kd, sd, sm in zip(pairs.tolist(), key_d.tolist(), sum_d.tolist(), sim.tolist()):
+        identical = (sd == 0 and files.sizes[a] == files.sizes[b]
+                     and files.hashes[a] == files.hashes[b])
+        rows.append({"path_a": files.paths[a], "path_b": files.paths[b], "identical": identical,
+                     "key_distance": round(kd, 4), "sum_distance": sd,
+                     "similarity": 100.0 if identical else round(min(sm, 99.99), 2),
+                     "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])})
+    if args.format == "json":
+        for row in rows:
+            print(json.dumps(row))
+    else:
+        writer = csv.DictWriter(sys.stdout, fieldnames=["path_a", "path_b", "identical",
+                                                        "key_distance", "sum_distance",
+                                                        "similarity", "size_a", "size_b"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return EXIT_OK
+
+
+def _member_dict(m, role: str) -> dict:
+    return {"role": role, "path": m.path, "size": m.size, "identical": m.identical,
+            "key_distance": round(m.key_distance, 4), "sum_distance": m.sum_distance,
+            "similarity": round(m.similarity, 2)}
+
+
+def cmd_groups(args) -> int:
+    import csv
+
+    with _open_store(args) as store:
+        _, groups = _groups(args, store, args.reference)
+    if args.format == "json":
+        print(json.dumps([{"group": g.id, "files": [_member_dict(g.reference, "reference")]
+                           + [_member_dict(m, "member") for m in g.members]} for g in groups],
+                         indent=1))
+    else:
+        fields = ["group", "role", "path", "size", "identical", "key_distance", "sum_distance",
+                  "similarity"]
+        writer = csv.DictWriter(sys.stdout, fieldnames=fields)
+        writer.writeheader()
+        for g in groups:
+            writer.writerow({"group": g.id, **_member_dict(g.reference, "reference")})
+            for m in g.members:
+                writer.writerow({"group": g.id, **_member_dict(m, "member")})
+    return EXIT_OK
+
+
+def cmd_similar(args) -> int:
+    import numpy as np
+
+    from simgui.core.keys import compute_keys, extension_of
+
+    if not os.path.isfile(args.file):
+        raise CommandError(f"no such file: {args.file}")
+    record = read_file(args.file)
+    if record.error:
+        raise CommandError(f"{args.file}: {record.error}", EXIT_SOME_FAILED)
+    tol = _tolerances(args)
+    with _open_store(args) as store:
+        files = store.files()
+    scheme = SCHEMES[args.scheme]
+    me = os.path.abspath(args.file)
+    size = record.size
+    key = scheme.key(record.sum_table)
+    keys = compute_keys(files.tables, scheme)
+    sizes = files.sizes
+    big = np.maximum(sizes, size)
+    small = np.minimum(sizes, size)
+    sum_d = np.abs(files.tables - record.sum_table).sum(axis=1)
+    ok = ((np.abs(keys - key) <= np.maximum(1.0, big * tol.key / 100))
+          & (big <= args.size_factor * small)
+          & (sum_d <= np.maximum(1.0, (sizes + size) * tol.sum / 200)))
+    if not args.no_extensions:
+        ok &= np.array([e == extension_of(me) for e in files.extensions], dtype=bool)
+    ok &= np.array([p != me for p in files.paths], dtype=bool)
+    hits = np.flatnonzero(ok)
+    hits = hits[np.lexsort((sizes[hits], sum_d[hits]))]
+    sim = similarity_percent(sum_d[hits], sizes[hits], size)
+    rows = [{"path": files.paths[i], "size": int(sizes[i]),
+             "identical": bool(sum_d[i] == 0 and sizes[i] == size
+                               and files.hashes[i] == record.content_hash),
+             "key_distance": round(float(abs(keys[i] - key)), 4), "sum_distance": int(sum_d[i]),
+             "similarity": round(float(s_), 2)} for i, s_ in zip(hits, sim)]
+    for r in rows:
+        if r["identical"]:
+            r["similarity"] = 100.0
+    if args.format == "json":
+        for r in rows:
+            print(json.dumps(r))
+    elif args.format == "csv":
+        import csv
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else
+                                ["path", "size", "identical", "key_distance", "sum_distance",
+                                 "similarity"])
+        writer.writeheader()
+        writer.writerows(rows)
+    else:
+        if not rows:
+            print(f"No stored file is similar to {me} at these tolerances.")
+        for r in rows:
+            label = "identical" if r["identical"] else f"{r['similarity']:6.2f} %"
+            print(f"{label:>10}  {format_bytes(r['size']):>9}  {r['path']}")
+    return EXIT_OK
+
+
+# -- remove, undo, journal ----------------------------------------------------
+
+
+def _confirm(question: str) -> bool:
+    if not sys.stdin.isatty():
+        raise CommandError("refusing to act without confirmation: add --yes (or --dry-run)")
+    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+
+
+def _print_result(result) -> int:
+    print(result.describe())
+    return EXIT_SOME_FAILED if result.failed else EXIT_OK
+
+
+def cmd_remove(args) -> int:
+    action = Action.MOVE if args.move_to else Action(args.action or "trash")
+    with _open_store(args) as store:
+        journal.recover(store)
+        _, groups = _groups(args, store, args.reference)
+        roots = store.stats()["last_scan"]["roots"] if store.stats()["last_scan"] else []
+        plan = plan_removal(groups, action=action, keep=KeepRule(args.keep),
+                            references=args.reference, identical_only=args.identical_only,
+                            target_dir=os.path.abspath(args.move_to) if args.move_to else None,
+                            roots=roots)
+        print(plan.describe())
+        if args.dry_run or not plan.operations:
+            return EXIT_OK
+        if not args.yes and not _confirm("Go ahead?"):
+            print("Nothing was changed.")
+            return EXIT_OK
+        try:
+            result = execute(plan, store, progress=_ProgressLine(False))
+        except KeyboardInterrupt:
+            journal.recover(store)
+            raise
+        return _print_result(result)
+
+
+def cmd_undo(args) -> int:
+    with _open_store(args) as store:
+        journal.recover(store)
+        try:
+            result = journal.undo(store, args.batch)
+        except journal.UndoError as exc:
+            raise CommandError(str(exc), EXIT_SOME_FAILED) from None
+        return _print_result(result)
+
+
+def cmd_journal(args) -> int:
+    with _open_store(args) as store:
+        journal.recover(store)
+        if args.batch is None:
+            batches = journal.batches(store)
+            if args.json:
+                for b in batches:
+                    print(json.dumps({"id": b.id, "action": b.action, "status": b.status,
+                                      "created_at": b.created_at, "undo_of": b.undo_of,
+                                      "counts": b.counts, "description": b.description}))
+                return EXIT_OK
+            if not batches:
+                print("No clean-up has run yet.")
+            for b in batches:
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(b.created_at))
+                counts = ", ".join(f"{n} {state}" for state, n in sorted(b.counts.items()))
+                undo = f" (undo of {b.undo_of})" if b.undo_of else ""
+                print(f"{b.id:>5}  {when}  {b.action:<9} {b.status:<10} {counts}{undo}")
+            return EXIT_OK
+        rows = journal.entries(store, args.batch)
+        if not rows:
+            raise CommandError(f"no batch {args.batch} in the journal")
+        for e in rows:
+            if args.json:
+                print(json.dumps({"path": e.path, "state": e.state, "message": e.message,
+                                  "kept": e.kept, "target": e.target, "undoable": e.undoable}))
+            else:
+                where = f" -> {e.target}" if e.target else ""
+                print(f"{e.state:<8} {e.path}{where}  {e.message}")
+    return EXIT_OK
 
 
 # -- stats --------------------------------------------------------------------

@@ -17,3 +17,29 @@ def reference_sum_table(data: bytes, tags=DEFAULT_TAGS) -> list[int]:
             counts[t] += 1
             last_counted[t] = p
     return counts
+
+
+def reference_pairs(sizes, tables, key_tolerance, sum_tolerance, keys, size_factor=1.5,
+                    extensions=None, min_similar_size=64) -> list[tuple[int, int]]:
+    """SimFind by comparing every pair, straight from DESIGN.md (symmetric form);
+    files under ``min_similar_size`` bytes pair only with exact copies of their table."""
+    pairs = []
+    n = len(sizes)
+    for i in range(n):
+        for j in range(i + 1, n):
+            big, small = max(sizes[i], sizes[j]), min(sizes[i], sizes[j])
+            if extensions is not None and extensions[i] != extensions[j]:
+                continue
+            if small < min_similar_size:
+                if sizes[i] == sizes[j] and list(tables[i]) == list(tables[j]):
+                    pairs.append((i, j))
+                continue
+            if abs(keys[i] - keys[j]) > max(1.0, big * key_tolerance / 100):
+                continue
+            if big > size_factor * small:
+                continue
+            distance = sum(abs(int(a) - int(b)) for a, b in zip(tables[i], tables[j]))
+            if distance > max(1.0, (sizes[i] + sizes[j]) * sum_tolerance / 200):
+                continue
+            pairs.append((i, j))
+    return pairs

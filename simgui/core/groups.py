@@ -42,3 +42,104 @@ class Group:
     def size(self) -> int:
         """Bytes in the group's files other than the reference."""
         return sum(m.size for m in self.members)
+
+
+# -- building groups from the store -------------------------------------------------
+
+import os  # noqa: E402
+from collections.abc import Mapping, Sequence  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from simgui.core.keys import SKEW, KeyScheme  # noqa: E402
+from simgui.core.simfind import (  # noqa: E402
+    DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances, similarity_percent,
+)
+
+
+def _in_folders(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
+def find_groups(files, tolerances: Tolerances = Tolerances(), *, scheme: KeyScheme = SKEW,
+                use_extensions: bool = True, size_factor: float = DEFAULT_SIZE_FACTOR,
+                overrides: Mapping[str, Tolerances] | None = None,
+                references: Sequence[str] = (),
+                min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> list[Group]:
+    """Groups of identical and similar files among ``files`` (a StoredFiles).
+
+    Files with equal size, sum table and content hash are one class and always
+    one group's core.  Classes are taken in order of their best file (in a
+    reference folder first, then oldest, then shortest path); each unclaimed
+    class with unclaimed similar classes becomes a group whose reference is
+    that best file, and everything in it is within tolerance of the reference.
+    Largest groups (by bytes besides the reference) come first.
+    """
+    n = len(files)
+    if n == 0:
+        return []
+    references = [os.path.abspath(r) for r in references]
+    hashes = np.frombuffer(b"".join(h if h else bytes(16) for h in files.hashes),
+                           dtype=np.int64).reshape(n, 2)
+    space = SearchSpace.build(files.sizes, files.tables, scheme=scheme,
+                              extensions=files.extensions if use_extensions else None,
+                              size_factor=size_factor, class_extra=hashes,
+                              min_similar_size=min_similar_size)
+    classes = space.classes
+    pairs = space.class_pairs(tolerances, overrides)
+
+    # neighbours of each class, both directions, as CSR
+    ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
+    src = np.concatenate([ca, cb])
+    dst = np.concatenate([cb, ca])
+    by_src = np.argsort(src, kind="stable")
+    dst = dst[by_src]
+    starts = np.searchsorted(src[by_src], np.arange(len(classes.first) + 1))
+
+    in_reference = np.array([_in_folders(p, references) for p in files.paths], dtype=bool) \
+        if references else np.zeros(n, dtype=bool)
+    path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
+    priority = np.lexsort((np.arange(n), path_len, files.mtimes_ns, ~in_reference))
+    rank = np.empty(n, np.int64)
+    rank[priority] = np.arange(n)
+
+    claimed = np.zeros(len(classes.first), dtype=bool)
+    groups: list[Group] = []
+    for best in priority:
+        c = classes.of_file[best]
+        if claimed[c]:
+            continue
+        claimed[c] = True
+        own = classes.members[classes.members_start[c]:classes.members_start[c + 1]]
+        near = [d for d in dst[starts[c]:starts[c + 1]] if not claimed[d]]
+        for d in near:
+            claimed[d] = True
+        if len(own) == 1 and not near:
+            continue
+        others = [m for m in own if m != best]
+        for d in near:
+            others.extend(classes.members[classes.members_start[d]:classes.members_start[d + 1]])
+        others = np.array(others, dtype=np.int64)
+        groups.append(_group(files, space, best, others))
+    groups.sort(key=lambda g: (-g.size, g.reference.path))
+    return [Group(i + 1, g.reference, g.members) for i, g in enumerate(groups)]
+
+
+def _group(files, space: SearchSpace, ref: int, others: np.ndarray) -> Group:
+    key_distance = np.abs(space.keys[others] - space.keys[ref])
+    sum_distance = np.abs(space.tables[others] - space.tables[ref]).sum(axis=1)
+    similarity = similarity_percent(sum_distance, files.sizes[others], files.sizes[ref])
+    identical = (files.sizes[others] == files.sizes[ref]) & (sum_distance == 0) & np.array(
+        [files.hashes[o] == files.hashes[ref] for o in others], dtype=bool)
+    similarity = np.where(identical, 100.0, np.minimum(similarity, 99.99))
+    order = np.lexsort((np.array([files.paths[o] for o in others]), sum_distance, ~identical))
+
+    def member(i: int, ident: bool, kd: float, sd: int, sim: float) -> Member:
+        return Member(int(i), files.paths[i], int(files.sizes[i]), int(files.mtimes_ns[i]),
+                      int(files.devices[i]), int(files.inodes[i]), files.hashes[i], ident,
+                      float(kd), int(sd), float(sim))
+
+    reference = member(ref, True, 0.0, 0, 100.0)
+    members = tuple(member(others[k], bool(identical[k]), key_distance[k], sum_distance[k],
+                           similarity[k]) for k in order)
+    return Group(0, reference, members)

@@ -95,6 +95,7 @@ class _Walker:
         self.visited_dirs: set[tuple[int, int]] = set()
         self.seen_inodes: set[tuple[int, int]] = set()
         self.hard_links = 0
+        self.ignore: set[str] = set()
 
     def walk(self, root: str) -> Iterable[_Found]:
         try:
@@ -152,6 +153,8 @@ class _Walker:
             stack.extend(reversed(subfolders))  # visit in name order
 
     def _file(self, path: str, st: os.stat_result) -> _Found | None:
+        if path in self.ignore:
+            return None
         if not stat.S_ISREG(st.st_mode):
             self.issue(path, "skipped", f"not a regular file ({_kind(st.st_mode)})")
             return None
@@ -239,6 +242,9 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
         return time.monotonic() - started
 
     walker = _Walker(options, issue)
+    # the store's own files change while we scan: never read them
+    store_files = {str(store.path.absolute()) + suffix for suffix in ("", "-wal", "-shm", "-journal")}
+    walker.ignore = store_files
     try:
         # 1. walk, and decide what needs reading
         known = store.known_files([os.fsencode(r) for r in roots])

@@ -85,6 +85,46 @@ _MIGRATIONS: list[str] = [
     );
     CREATE INDEX scan_issues_scan ON scan_issues(scan_id);
     """,
+    # 2: the action journal (user history: a later migration must keep it)
+    """
+    CREATE TABLE batches (
+        id INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        finished_at REAL,
+        action TEXT NOT NULL,                -- trash, delete, move, hardlink, symlink, undo
+        status TEXT NOT NULL,                -- running, completed, cancelled, interrupted
+        description TEXT NOT NULL,
+        target_dir BLOB,
+        undo_of INTEGER REFERENCES batches(id),
+        pid INTEGER NOT NULL,                -- who runs it: a live batch is not a crashed one
+        host TEXT NOT NULL
+    );
+    CREATE TABLE journal (
+        id INTEGER PRIMARY KEY,
+        batch_id INTEGER NOT NULL REFERENCES batches(id),
+        seq INTEGER NOT NULL,
+        group_id INTEGER,
+        action TEXT NOT NULL,                -- as batches.action, or restore
+        path BLOB NOT NULL,                  -- the file acted on, as scanned
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        device INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        content_hash BLOB,
+        kept BLOB,                           -- the copy that stays
+        kept_device INTEGER,
+        kept_inode INTEGER,
+        by_identity INTEGER NOT NULL DEFAULT 0,
+        target BLOB,                         -- where it went (move, restore, trash)
+        temp BLOB,                           -- temporary name used on the way
+        state TEXT NOT NULL,                 -- planned, done, skipped, failed, unknown
+        message TEXT NOT NULL DEFAULT '',
+        undo TEXT,                           -- JSON of what undo needs, NULL: not undoable
+        undone_by INTEGER REFERENCES batches(id),
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX journal_batch ON journal(batch_id, seq);
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 _KEEP_ISSUES_OF_SCANS = 20
@@ -232,6 +272,11 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The SQLite connection, for core modules that own tables (the journal)."""
+        return self._db
 
     @property
     def schema_version(self) -> int:

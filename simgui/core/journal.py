@@ -1,0 +1,449 @@
+"""The action journal: what each clean-up did to each file, and how to undo it.
+
+A batch and one row per file are committed ('planned') before the first
+file is touched; results are written in groups of rows (one transaction each,
+not one per file).  A crash therefore leaves rows still 'planned', and
+:func:`recover` looks at the file system to tell what really happened to
+each.  :func:`undo` moves files back from a move target or the trash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import xxhash
+
+from simgui.core.store import Store, StoreError
+
+_FLUSH_EVERY_ROWS = 500
+_FLUSH_EVERY_SECONDS = 0.5
+UNDOABLE_ACTIONS = ("move", "trash")
+
+
+class UndoError(Exception):
+    """Nothing to undo, or the batch asked for cannot be undone; the message says why."""
+
+
+@dataclass(frozen=True)
+class PlannedRow:
+    """One file as the journal records it before acting."""
+
+    seq: int
+    action: str
+    path: str
+    identity: tuple  # (size, mtime_ns, device, inode)
+    content_hash: bytes | None = None
+    group_id: int | None = None
+    kept: str | None = None
+    kept_identity: tuple | None = None
+    by_identity: bool = False
+    target: str | None = None
+    temp: str | None = None
+
+
+@dataclass(frozen=True)
+class Batch:
+    id: int
+    created_at: float
+    finished_at: float | None
+    action: str
+    status: str  # running, completed, cancelled, interrupted
+    description: str
+    undo_of: int | None
+    counts: dict  # state -> number of files
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    batch_id: int
+    seq: int
+    group_id: int | None
+    action: str
+    path: str
+    size: int
+    state: str  # planned, done, skipped, failed, unknown
+    message: str
+    kept: str | None
+    target: str | None
+    undoable: bool
+    undone_by: int | None
+
+
+# -- writing ----------------------------------------------------------------------
+
+
+class _Tx:
+    """One IMMEDIATE transaction on the store; SQLite errors become StoreErrors."""
+
+    def __init__(self, store: Store, doing: str):
+        self.db, self.store, self.doing = store.connection, store, doing
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._wrap(self.db.execute, "BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            try:
+                self._wrap(self.db.execute, "COMMIT")
+                return False
+            except StoreError:
+                self.db.execute("ROLLBACK")
+                raise
+        self.db.execute("ROLLBACK")
+        if issubclass(exc_type, sqlite3.Error):
+            raise StoreError(f"store {self.store.path}: failed {self.doing}: {exc}") from None
+        return False
+
+    def _wrap(self, fn, *args):
+        try:
+            return fn(*args)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.store.path}: failed {self.doing}: {exc}") from None
+
+
+def _b(path: str | None) -> bytes | None:
+    return None if path is None else os.fsencode(path)
+
+
+def _s(path: bytes | None) -> str | None:
+    return None if path is None else os.fsdecode(path)
+
+
+def begin(store: Store, action: str, description: str,
+          rows: Callable[[int], Iterable[PlannedRow]], *, target_dir: str | None = None,
+          undo_of: int | None = None) -> int:
+    """Create a running batch and its planned rows (``rows(batch_id)``), in one commit."""
+    now = time.time()
+    with _Tx(store, "journaling the batch") as db:
+        batch_id = db.execute(
+            "INSERT INTO batches (created_at, action, status, description, target_dir, undo_of, "
+            "pid, host) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
+            (now, action, description, _b(target_dir), undo_of, os.getpid(),
+             socket.gethostname())).lastrowid
+        db.executemany(
+            "INSERT INTO journal (batch_id, seq, group_id, action, path, size, mtime_ns, device, "
+            "inode, content_hash, kept, kept_device, kept_inode, by_identity, target, temp, "
+            "state, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "'planned', ?)",
+            ((batch_id, r.seq, r.group_id, r.action, _b(r.path), *map(_int64, r.identity),
+              r.content_hash, _b(r.kept),
+              *(map(_int64, r.kept_identity[2:]) if r.kept_identity else (None, None)),
+              int(r.by_identity), _b(r.target), _b(r.temp), now) for r in rows(batch_id)))
+    return batch_id
+
+
+def _int64(n) -> int:
+    """SQLite integers are signed 64-bit: store huge device numbers wrapped."""
+    n = int(n)
+    return n - 2**64 if n >= 2**63 else n
+
+
+class Recorder:
+    """Buffers results and writes them a few hundred rows per transaction."""
+
+    def __init__(self, store: Store, batch_id: int):
+        self.store, self.batch_id = store, batch_id
+        self.pending: list[tuple] = []
+        self.undone: list[tuple[int, int]] = []
+        self.last = time.monotonic()
+
+    def add(self, seq: int, outcome) -> None:
+        self.pending.append((outcome.state, outcome.message, _b(outcome.target),
+                             None if outcome.undo is None else json.dumps(outcome.undo),
+                             time.time(), self.batch_id, seq))
+        if outcome.undoes is not None and outcome.state == "done":
+            self.undone.append((self.batch_id, outcome.undoes))
+        if (len(self.pending) >= _FLUSH_EVERY_ROWS
+                or time.monotonic() - self.last >= _FLUSH_EVERY_SECONDS):
+            self.flush()
+
+    def flush(self, status: str | None = None) -> None:
+        with _Tx(self.store, "journaling results") as db:
+            db.executemany(
+                "UPDATE journal SET state = ?, message = ?, target = coalesce(?, target), "
+                "undo = ?, updated_at = ? WHERE batch_id = ? AND seq = ?", self.pending)
+            db.executemany("UPDATE journal SET undone_by = ? WHERE id = ?", self.undone)
+            if status is not None:
+                db.execute("UPDATE batches SET status = ?, finished_at = ? WHERE id = ?",
+                           (status, time.time(), self.batch_id))
+        self.pending.clear()
+        self.undone.clear()
+        self.last = time.monotonic()
+
+    def finish(self, status: str) -> None:
+        self.flush(status)
+
+    def flush_quietly(self) -> None:
+        try:
+            self.flush()
+        except Exception:
+            pass  # the rows stay 'planned': recover() will find out
+
+
+# -- reading ------------------------------------------------------------------------
+
+
+def batches(store: Store) -> list[Batch]:
+    """Every batch, newest first, with its files counted by state."""
+    db = store.connection
+    counts: dict[int, dict[str, int]] = {}
+    for batch_id, state, n in db.execute(
+            "SELECT batch_id, state, count(*) FROM journal GROUP BY batch_id, state"):
+        counts.setdefault(batch_id, {})[state] = n
+    return [Batch(r[0], r[1], r[2], r[3], r[4], r[5], r[6], counts.get(r[0], {}))
+            for r in db.execute("SELECT id, created_at, finished_at, action, status, "
+                                "description, undo_of FROM batches ORDER BY id DESC")]
+
+
+def batch(store: Store, batch_id: int) -> Batch | None:
+    return next((b for b in batches(store) if b.id == batch_id), None)
+
+
+_ENTRY_SQL = ("SELECT id, batch_id, seq, group_id, action, path, size, state, message, kept, "
+              "target, undo, undone_by FROM journal ")
+
+
+def entries(store: Store, batch_id: int) -> list[Entry]:
+    """The files of a batch, in the order they were acted on."""
+    rows = store.connection.execute(_ENTRY_SQL + "WHERE batch_id = ? ORDER BY seq", (batch_id,))
+    return [Entry(r[0], r[1], r[2], r[3], r[4], _s(r[5]), r[6], r[7], r[8], _s(r[9]),
+                  _s(r[10]), r[7] == "done" and r[11] is not None and r[12] is None, r[12])
+            for r in rows]
+
+
+# -- crash recovery -------------------------------------------------------------------
+
+
+def _alive(pid: int, host: str) -> bool:
+    if host != socket.gethostname():
+        return True  # another machine's batch: we cannot tell, so leave it alone
+    if pid == os.getpid():
+        return False  # this process: live batches are excluded by id instead
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover(store: Store) -> list[Entry]:
+    """Settle batches cut off by a crash: inspect the file system for every row left
+    'planned' and mark it done, skipped or unknown, truthfully; returns those rows.
+
+    Batches still running in a live process are left alone.  Besides reading,
+    recovery only removes its own temporary names when the original is intact,
+    and finishes a move caught between its two names of one file.
+    """
+    from simgui.core import fileops
+
+    db = store.connection
+    settled: list[Entry] = []
+    running = db.execute(
+        "SELECT id, pid, host, undo_of FROM batches WHERE status = 'running'").fetchall()
+    for batch_id, pid, host, undo_of in running:
+        if batch_id in fileops.LIVE_BATCHES or _alive(pid, host):
+            continue
+        rows = db.execute(
+            "SELECT seq, action, path, size, mtime_ns, device, inode, content_hash, kept, "
+            "kept_device, kept_inode, target, temp, id FROM journal "
+            "WHERE batch_id = ? AND state = 'planned' ORDER BY seq", (batch_id,)).fetchall()
+        recorder = Recorder(store, batch_id)
+        for row in rows:
+            outcome = _settle(fileops, row)
+            if undo_of is not None and outcome.state == "done":
+                # a restore that happened: its entry in the undone batch is undone
+                original = db.execute("SELECT id FROM journal WHERE batch_id = ? AND path = ? "
+                                      "AND state = 'done' AND undone_by IS NULL",
+                                      (undo_of, row[11])).fetchone()
+                if original:
+                    outcome = dataclasses.replace(outcome, undoes=original[0])
+            recorder.add(row[0], outcome)
+        recorder.finish("interrupted")
+        ids = [row[13] for row in rows]
+        settled += [e for e in entries(store, batch_id) if e.id in ids]
+    return settled
+
+
+def _settle(fileops, row):
+    """What really happened to one planned row, judged from the file system."""
+    Outcome, Identity = fileops.Outcome, fileops.Identity
+    (_, action, path, size, mtime_ns, device, inode, content_hash, kept, kept_device,
+     kept_inode, target, temp, entry_id) = row
+    path, kept, target, temp = _s(path), _s(kept), _s(target), _s(temp)
+    ident = Identity(size, mtime_ns, device, inode)
+    st = _lstat(path)
+    intact = st is not None and ident.matches(st)
+    untouched = "not done: the batch stopped before this file"
+    if action in ("hardlink", "symlink"):
+        kept_ident = Identity(0, 0, kept_device, kept_inode)
+        symbolic = action == "symlink"
+        if fileops.is_link_to(path, kept, kept_ident, symbolic):
+            return Outcome("done", f"{action} to {kept} (found by recovery)")
+        if temp and fileops.is_link_to(temp, kept, kept_ident, symbolic):
+            if intact:
+                os.unlink(temp)  # only an extra name of the kept file
+        return _untouched(st, intact, untouched, Outcome)
+    if action in ("trash", "delete"):
+        if st is not None:
+            return _untouched(st, intact, untouched, Outcome)
+        if action == "delete":
+            return Outcome("done", "gone: deleted before the interruption")
+        found = fileops.find_in_trash(path, ident)
+        if found is None:
+            return Outcome("unknown", "gone from its place, and not found in the trash")
+        at, info = found
+        return Outcome("done", f"sent to the trash: {at} (found by recovery)", at,
+                       fileops._undo("trash", at, os.lstat(at), info=info))
+    # move (or restore): the file may be at the target or at a free variant of it
+    names = fileops.candidates(target) if action == "move" else [target]
+    for name in names:
+        there = _lstat(name)
+        if there is None:
+            break
+        same = ident.same_inode(there)
+        copy = (not same and there.st_size == size and there.st_mtime_ns == mtime_ns
+                and content_hash is not None and _hash(name) == content_hash)
+        if not (same or copy):
+            continue
+        undo = fileops._undo(action, name, there)
+        if st is None:
+            return Outcome("done", f"moved to {name} (found by recovery)", name,
+                           undo if action == "move" else None)
+        if intact and (same or _same_bytes(path, name)):
+            # cut off between placing the file and removing its old name: finish
+            os.unlink(path)
+            return Outcome("done", f"moved to {name} (finished by recovery)", name,
+                           undo if action == "move" else None)
+    if temp and intact and _lstat(temp) is not None:
+        os.unlink(temp)  # a partial copy, and the original is intact
+    if st is not None:
+        return _untouched(st, intact, untouched, Outcome)
+    return Outcome("unknown", f"gone from its place, and not found at {target}")
+
+
+def _untouched(st, intact: bool, untouched: str, Outcome):
+    if intact:
+        return Outcome("skipped", untouched)
+    return Outcome("skipped", "not done: the file changed since the scan")
+
+
+def _lstat(path: str | None):
+    if path is None:
+        return None
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _hash(path: str) -> bytes | None:
+    h = xxhash.xxh3_128()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.digest()
+
+
+def _same_bytes(a: str, b: str) -> bool:
+    from simgui.core.fileops import same_content
+
+    try:
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            return same_content(fa, fb)
+    except OSError:
+        return False
+
+
+# -- undo ------------------------------------------------------------------------------
+
+
+def undo(store: Store, batch_id: int | None = None, progress=None):
+    """Put back what a batch moved or trashed (the last undoable batch by default).
+
+    Each file goes back only if its original place is free and the file
+    still matches what was moved; permanent deletes and links are reported
+    as not undoable.  Returns the undo batch's :class:`fileops.BatchResult`.
+    """
+    from simgui.core import fileops
+
+    db = store.connection
+    if batch_id is None:
+        row = db.execute(
+            "SELECT b.id FROM batches b WHERE b.action != 'undo' AND EXISTS (SELECT 1 FROM "
+            "journal j WHERE j.batch_id = b.id AND j.state = 'done' AND j.undo IS NOT NULL "
+            "AND j.undone_by IS NULL) ORDER BY b.id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise UndoError("nothing to undo")
+        batch_id = row[0]
+    row = db.execute("SELECT action, status FROM batches WHERE id = ?", (batch_id,)).fetchone()
+    if row is None:
+        raise UndoError(f"no batch {batch_id}")
+    if row[0] == "undo":
+        raise UndoError(f"batch {batch_id} is itself an undo")
+    if row[1] == "running":
+        raise UndoError(f"batch {batch_id} is still running or was interrupted; "
+                        "recover it first")
+    todo = db.execute(
+        "SELECT id, seq, action, path, target, undo, content_hash FROM journal "
+        "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
+        (batch_id,)).fetchall()
+    if not todo:
+        raise UndoError(f"batch {batch_id} has nothing left to undo")
+
+    def rows(undo_id: int) -> list[PlannedRow]:
+        out = []
+        for seq, (entry_id, _, action, path, target, info, content_hash) in enumerate(todo):
+            u = json.loads(info) if info else None
+            at = u["at"] if u else _s(target) or _s(path)
+            ident = (u["size"], u["mtime_ns"], u["device"], u["inode"]) if u else (0, 0, 0, 0)
+            out.append(PlannedRow(
+                seq=seq, action="restore", path=at, identity=ident,
+                content_hash=content_hash, target=_s(path),
+                temp=os.path.join(os.path.dirname(_s(path)), f".simgui-{undo_id}-{seq}.tmp")))
+        return out
+
+    undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id)
+    steps = []
+    for seq, (entry_id, _, action, path, target, info, _) in enumerate(todo):
+        u = json.loads(info) if info else None
+        original = _s(path)
+        steps.append((seq, original, u["size"] if u else 0, _restore_step(fileops, entry_id, action, original, u,
+                                                      undo_id, seq)))
+    return fileops.run_batch(store, undo_id, "undo", steps, progress)
+
+
+def _restore_step(fileops, entry_id: int, action: str, original: str, u: dict | None,
+                  undo_id: int, seq: int):
+    def do():
+        if u is None:
+            why = {"delete": "deleted permanently", "hardlink": "replaced by a hard link",
+                   "symlink": "replaced by a symbolic link"}.get(
+                action, "the trash did not say where it went")
+            raise fileops.Skip(f"cannot be undone: {why}")
+        ident = fileops.Identity(u["size"], u["mtime_ns"], u["device"], u["inode"])
+        fileops.verify(u["at"], ident)
+        if os.path.lexists(original):
+            raise fileops.Skip(f"{original} is taken by another file")
+        temp = os.path.join(os.path.dirname(original), f".simgui-{undo_id}-{seq}.tmp")
+        out = fileops.relocate(u["at"], ident, original, temp, free_name=False)
+        if u["kind"] == "trash" and u.get("info"):
+            try:
+                os.unlink(u["info"])
+            except FileNotFoundError:
+                pass
+        return fileops.Outcome("done", f"restored from {u['at']}", original, None, entry_id)
+    return do

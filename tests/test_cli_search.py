@@ -1,0 +1,140 @@
+"""pairs, groups, similar, remove, undo and journal on the command line."""
+
+import csv
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+from simgui.cli import main
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A throwaway home and trash, so clean-up tests never touch the real ones."""
+    import send2trash.plat_other as trash
+
+    home = tmp_path / "home"
+    (home / ".local" / "share").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setattr(trash, "XDG_DATA_HOME", str(home / ".local" / "share"), raising=False)
+    monkeypatch.setattr(trash, "HOMETRASH_B", os.fsencode(home / ".local/share/Trash"),
+                        raising=False)
+    monkeypatch.setattr(trash, "HOMETRASH", str(home / ".local/share/Trash"), raising=False)
+    return home
+
+
+@pytest.fixture
+def scanned(tmp_path, capsys):
+    rng = np.random.default_rng(11)
+    base = rng.bytes(50_000)
+    edited = bytearray(base)
+    edited[1000:1010] = b"0123456789"
+    root = tmp_path / "files"
+    (root / "sub").mkdir(parents=True)
+    (root / "orig.bin").write_bytes(base)
+    (root / "sub" / "copy.bin").write_bytes(base)
+    (root / "edited.bin").write_bytes(bytes(edited))
+    (root / "other.bin").write_bytes(rng.bytes(50_000))
+    os.utime(root / "orig.bin", ns=(1, 10**9))  # the oldest: kept by default
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "-q", "--db", db, str(root)]) == 0
+    capsys.readouterr()
+    return root, db
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_pairs_csv_marks_identical_and_similar(scanned, capsys):
+    root, db = scanned
+    code, out, _ = run(capsys, "pairs", "--db", db)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0
+    assert set(rows[0]) >= {"path_a", "path_b", "identical", "key_distance", "sum_distance",
+                            "similarity"}
+    found = {frozenset((os.path.basename(r["path_a"]), os.path.basename(r["path_b"]))): r
+             for r in rows}
+    assert found[frozenset(("copy.bin", "orig.bin"))]["identical"] == "True"
+    assert not any("other.bin" in k for k in found)
+    edited = [r for k, r in found.items() if "edited.bin" in k]
+    assert edited and all(r["identical"] == "False" and 99 < float(r["similarity"]) < 100
+                          for r in edited)
+
+
+def test_groups_json_and_similar(scanned, capsys):
+    root, db = scanned
+    code, out, _ = run(capsys, "groups", "--db", db)
+    groups = json.loads(out)
+    assert code == 0 and len(groups) == 1
+    files = groups[0]["files"]
+    assert files[0]["role"] == "reference" and files[0]["path"] == str(root / "orig.bin")
+    assert sorted(os.path.basename(f["path"]) for f in files[1:]) == ["copy.bin", "edited.bin"]
+    code, out, _ = run(capsys, "similar", "--db", db, "--format", "json", str(root / "orig.bin"))
+    ranked = [json.loads(line) for line in out.splitlines()]
+    assert [os.path.basename(r["path"]) for r in ranked] == ["copy.bin", "edited.bin"]
+    assert ranked[0]["identical"] and not ranked[1]["identical"]
+
+
+def test_tight_tolerance_keeps_only_identical(scanned, capsys):
+    root, db = scanned
+    code, out, _ = run(capsys, "groups", "--db", db, "--sum-tolerance", "0.001")
+    (group,) = json.loads(out)
+    assert [os.path.basename(f["path"]) for f in group["files"]] == ["orig.bin", "copy.bin"]
+
+
+def test_remove_dry_run_changes_nothing(scanned, capsys):
+    root, db = scanned
+    before = sorted(p.name for p in root.rglob("*"))
+    code, out, _ = run(capsys, "remove", "--db", db, "--dry-run")
+    assert code == 0 and "2 files" in out
+    assert sorted(p.name for p in root.rglob("*")) == before
+
+
+def test_remove_without_yes_refuses_when_not_interactive(scanned, capsys, monkeypatch):
+    root, db = scanned
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, err = run(capsys, "remove", "--db", db)
+    assert code == 2 and "--yes" in err
+    assert (root / "sub" / "copy.bin").exists()
+
+
+def test_trash_identical_then_undo(scanned, capsys, home):
+    root, db = scanned
+    code, out, _ = run(capsys, "remove", "--db", db, "--identical-only", "--yes")
+    assert code == 0, out
+    assert not (root / "sub" / "copy.bin").exists()
+    assert (root / "orig.bin").exists() and (root / "edited.bin").exists()
+    trashed = list((home / ".local/share/Trash/files").iterdir())
+    assert [p.read_bytes() == (root / "orig.bin").read_bytes() for p in trashed] == [True]
+    code, out, _ = run(capsys, "journal", "--db", db, "--json")
+    (batch,) = [json.loads(line) for line in out.splitlines()]
+    assert batch["action"] == "trash" and batch["counts"] == {"done": 1}
+    code, out, _ = run(capsys, "undo", "--db", db)
+    assert code == 0, out
+    assert (root / "sub" / "copy.bin").read_bytes() == (root / "orig.bin").read_bytes()
+
+
+def test_move_keeps_relative_paths(scanned, capsys, tmp_path):
+    root, db = scanned
+    target = tmp_path / "moved"
+    code, out, _ = run(capsys, "remove", "--db", db, "--move-to", str(target), "--yes")
+    assert code == 0, out
+    moved = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+    assert moved == ["edited.bin", os.path.join("sub", "copy.bin")]
+    assert (root / "orig.bin").exists() and (root / "other.bin").exists()
+
+
+def test_reference_folder_is_never_touched(scanned, capsys):
+    root, db = scanned
+    code, out, _ = run(capsys, "remove", "--db", db, "--reference", str(root / "sub"),
+                       "--delete", "--identical-only", "--yes")
+    assert code == 0, out
+    assert (root / "sub" / "copy.bin").exists()  # protected, so it is the copy kept
+    assert not (root / "orig.bin").exists()

@@ -1,0 +1,532 @@
+"""Safe clean-up: plans, and every fault injection the issue lists, each losing nothing."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+import xxhash
+
+from simgui.core import fileops, journal
+from simgui.core.fileops import Action, KeepRule, execute, plan_marked, plan_removal
+from simgui.core.groups import Group, Member
+from simgui.core.scanner import scan
+from simgui.core.store import Store
+
+# -- helpers (test_journal.py uses them too) ----------------------------------------
+
+
+@pytest.fixture
+def trash_home(tmp_path, monkeypatch):
+    """A throwaway HOME and freedesktop trash: tests never touch the real trash."""
+    from send2trash import plat_other
+
+    home = tmp_path / "home"
+    data = home / ".local" / "share"
+    data.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    # send2trash reads these once, at import
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data / "Trash"))
+    return data / "Trash"
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "store.db") as s:
+        yield s
+
+
+def make_tree(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
+    """Write files (relative name -> content); returns absolute path -> content."""
+    out = {}
+    for i, (name, content) in enumerate(sorted(files.items())):
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+        # distinct mtimes, oldest first in name order, so keep rules are predictable
+        os.utime(path, ns=(1_600_000_000_000_000_000 + i * 10**9,) * 2)
+        out[str(path)] = content
+    return out
+
+
+def scan_groups(store: Store, root: Path, sets: list[list[str]] | None = None) -> list[Group]:
+    """Scan ``root`` and group its files: by content hash, or as the explicit path lists."""
+    scan(store, [root])
+    files = store.files()
+    index = {p: i for i, p in enumerate(files.paths)}
+    if sets is None:
+        by_hash: dict[bytes, list[str]] = {}
+        for p, h in zip(files.paths, files.hashes):
+            by_hash.setdefault(h, []).append(p)
+        sets = [ps for ps in by_hash.values() if len(ps) > 1]
+    groups = []
+    for gid, paths in enumerate(sets, 1):
+        members = [member(files, index[str(p)], files.hashes[index[str(paths[0])]])
+                   for p in paths]
+        groups.append(Group(gid, members[0], tuple(members[1:])))
+    return groups
+
+
+def member(files, i: int, ref_hash: bytes) -> Member:
+    same = files.hashes[i] == ref_hash
+    return Member(i, files.paths[i], int(files.sizes[i]), int(files.mtimes_ns[i]),
+                  int(files.devices[i]), int(files.inodes[i]), files.hashes[i], same,
+                  0.0, 0 if same else 1, 100.0 if same else 90.0)
+
+
+def stat_member(path: str, index: int = 0) -> Member:
+    st = os.lstat(path)
+    h = xxhash.xxh3_128(Path(path).read_bytes()).digest()
+    return Member(index, path, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, h, True,
+                  0.0, 0, 100.0)
+
+
+def every_content(*folders: Path) -> list[bytes]:
+    found = []
+    for folder in folders:
+        for dirpath, _, names in os.walk(folder):
+            for name in names:
+                p = os.path.join(dirpath, name)
+                if os.path.isfile(p) and not p.endswith((".db", ".db-wal", ".db-shm",
+                                                         ".trashinfo")):
+                    found.append(Path(p).read_bytes())
+    return found
+
+
+def assert_nothing_lost(originals: dict[str, bytes], *folders: Path) -> None:
+    """Every original content still exists somewhere: in place, at a target, in the trash."""
+    present = set(every_content(*folders))
+    lost = [p for p, c in originals.items() if c not in present]
+    assert not lost, f"data lost: {lost}"
+
+
+def statuses(result) -> dict[str, str]:
+    return {os.path.basename(r.path): r.status for r in result.results}
+
+
+# -- planning -------------------------------------------------------------------------
+
+
+def test_keep_rules_and_deterministic_ties(tmp_path, store):
+    make_tree(tmp_path / "t", {"a/long/name.txt": b"x" * 10, "b.txt": b"x" * 10,
+                               "c.txt": b"x" * 10})
+    groups = scan_groups(store, tmp_path / "t")
+    kept = {rule: plan_removal(groups, action=Action.TRASH, keep=rule).kept[1].path
+            for rule in KeepRule}
+    root = str(tmp_path / "t")
+    assert kept[KeepRule.OLDEST] == root + "/a/long/name.txt"
+    assert kept[KeepRule.NEWEST] == root + "/c.txt"
+    assert kept[KeepRule.SHORTEST_PATH] == root + "/b.txt"
+    assert kept[KeepRule.LARGEST] == root + "/a/long/name.txt"  # equal sizes: by path
+
+
+def test_reference_folder_files_are_kept_first_and_never_touched(tmp_path, store):
+    make_tree(tmp_path / "t", {"ref/x": b"same", "ref/y": b"same", "other/z": b"same"})
+    groups = scan_groups(store, tmp_path / "t")
+    plan = plan_removal(groups, action=Action.DELETE, keep=KeepRule.NEWEST,
+                        references=[str(tmp_path / "t" / "ref")])
+    assert plan.kept[1].path.endswith("ref/y")
+    assert [op.path for op in plan.operations] == [str(tmp_path / "t/other/z")]
+    assert plan.left_alone == 1  # ref/x
+
+
+def test_identical_only_leaves_similar_files_alone(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"same content", "b": b"same content", "c": b"same c0ntent"})
+    groups = scan_groups(store, t, [[t / "a", t / "b", t / "c"]])
+    plan = plan_removal(groups, action=Action.TRASH, identical_only=True)
+    assert [op.path for op in plan.operations] == [str(t / "b")]
+    assert plan.left_alone == 1 and all(op.by_identity for op in plan.operations)
+    everything = plan_removal(groups, action=Action.TRASH)
+    assert len(everything.operations) == 2 and not everything.operations[0].by_identity
+
+
+def test_hard_links_need_identity_and_the_same_device(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"one", "b": b"one", "c": b"one", "d": b"onf"})
+    g = scan_groups(store, t, [[t / "a", t / "b", t / "c", t / "d"]])[0]
+    c = g.members[1]
+    elsewhere = Member(c.index, c.path, c.size, c.mtime_ns, c.device + 1, c.inode,
+                       c.content_hash, True, 0, 0, 100)
+    g = Group(g.id, g.reference, (g.members[0], elsewhere, g.members[2]))
+    plan = plan_removal([g], action=Action.HARDLINK)
+    assert [op.path for op in plan.operations] == [str(t / "b")]
+    symlinks = plan_removal([g], action=Action.SYMLINK)
+    assert [op.path for op in symlinks.operations] == [str(t / "b"), str(t / "c")]
+
+
+def test_marked_plan_refuses_groups_that_would_lose_every_copy(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"g1/a": b"1", "g1/b": b"1", "g2/a": b"22", "g2/b": b"22",
+                  "g3/a": b"333", "g3/ref/b": b"333"})
+    groups = scan_groups(store, t)
+    everything = [m.path for g in groups for m in g.files]
+    plan = plan_marked(groups, everything[:2] + everything[2:3] + everything[4:],
+                       action=Action.DELETE, references=[str(t / "g3/ref")])
+    reasons = {r.group_id: r.reason for r in plan.refused}
+    assert "every file is marked" in reasons[1]
+    assert "reference folder" in reasons[3]
+    assert [op.path for op in plan.operations] == [everything[2]]
+    text = plan.describe()
+    assert "Delete 1 file (2 B) permanently" in text and "2 groups refused" in text
+
+
+def test_a_file_in_two_groups_refuses_both(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"1", "b": b"1", "c": b"1"})
+    groups = scan_groups(store, t, [[t / "a", t / "b"], [t / "b", t / "c"]])
+    plan = plan_removal(groups, action=Action.DELETE)
+    assert not plan.operations and len(plan.refused) == 2
+
+
+def test_move_targets_keep_the_path_under_the_longest_root(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"x/sub/a": b"1", "x/sub/b": b"1", "y/c": b"1"})
+    groups = scan_groups(store, t)
+    plan = plan_removal(groups, action=Action.MOVE, target_dir=str(tmp_path / "dest"),
+                        roots=[str(t), str(t / "x")])
+    targets = sorted(op.target for op in plan.operations)
+    assert targets == [str(tmp_path / "dest/sub/b"), str(tmp_path / "dest/y/c")]
+    outside = plan_removal(groups, action=Action.MOVE, target_dir=str(tmp_path / "dest"))
+    assert str(tmp_path / "dest" / str(t).lstrip("/") / "x/sub/b") in [
+        op.target for op in outside.operations]
+    with pytest.raises(ValueError):
+        plan_removal(groups, action=Action.MOVE)
+
+
+# -- executing, the happy paths ------------------------------------------------------------
+
+
+def test_trash_then_undo(tmp_path, store, trash_home):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a/f.txt": b"data" * 100, "b/f.txt": b"data" * 100,
+                              "c/f.txt": b"data" * 100})
+    groups = scan_groups(store, t)
+    result = execute(plan_removal(groups, action=Action.TRASH), store)
+    assert [r.status for r in result.results] == ["done", "done"]
+    assert os.path.exists(t / "a/f.txt") and not os.path.exists(t / "b/f.txt")
+    assert sorted(os.listdir(trash_home / "files")) == ["f 1.txt", "f.txt"]
+    assert all(r.target and r.target.startswith(str(trash_home)) for r in result.results)
+    assert_nothing_lost(originals, tmp_path)
+    entries = journal.entries(store, result.batch_id)
+    assert [e.state for e in entries] == ["done", "done"] and all(e.undoable for e in entries)
+
+    back = journal.undo(store)
+    assert [r.status for r in back.results] == ["done", "done"]
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+    assert os.listdir(trash_home / "files") == [] and os.listdir(trash_home / "info") == []
+    assert not any(e.undoable for e in journal.entries(store, result.batch_id))
+    with pytest.raises(journal.UndoError):
+        journal.undo(store)
+
+
+def test_permanent_delete(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"z" * 5000, "b": b"z" * 5000})
+    result = execute(plan_removal(scan_groups(store, t), action=Action.DELETE), store)
+    assert statuses(result) == {"b": "done"} and result.bytes_done == 5000
+    assert (t / "a").read_bytes() == b"z" * 5000 and not (t / "b").exists()
+    assert not journal.entries(store, result.batch_id)[0].undoable
+
+
+def test_move_keeps_relative_paths_and_undo_puts_back(tmp_path, store):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"keep/a.bin": b"A" * 300, "dup/deep/a.bin": b"A" * 300})
+    plan = plan_removal(scan_groups(store, t), action=Action.MOVE, target_dir=str(dest),
+                        roots=[str(t)], keep=KeepRule.NEWEST)
+    assert "Move 1 file (300 B) to" in plan.describe()
+    result = execute(plan, store)
+    assert result.results[0].status == "done"
+    assert (dest / "dup/deep/a.bin").read_bytes() == b"A" * 300
+    assert not (t / "dup/deep/a.bin").exists()
+    back = journal.undo(store, result.batch_id)
+    assert back.results[0].status == "done"
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_undo_never_overwrites_a_file_that_took_the_original_place(tmp_path, store):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    make_tree(t, {"a": b"1" * 10, "b": b"1" * 10})
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    (t / "b").write_bytes(b"new file")
+    back = journal.undo(store)
+    assert back.results[0].status == "skipped" and "taken" in back.results[0].message
+    assert (t / "b").read_bytes() == b"new file" and (dest / "b").read_bytes() == b"1" * 10
+    assert journal.entries(store, result.batch_id)[0].undoable  # still undoable later
+
+
+@pytest.mark.parametrize("action", [Action.HARDLINK, Action.SYMLINK])
+def test_links_replace_identical_files(tmp_path, store, action):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"L" * 4096, "b": b"L" * 4096, "c": b"L" * 4096})
+    result = execute(plan_removal(scan_groups(store, t), action=action), store)
+    assert [r.status for r in result.results] == ["done", "done"]
+    for name in "bc":
+        assert (t / name).read_bytes() == b"L" * 4096
+        if action is Action.HARDLINK:
+            assert os.path.samefile(t / "a", t / name) and not (t / name).is_symlink()
+        else:
+            assert os.readlink(t / name) == str(t / "a")
+    assert not [n for n in os.listdir(t) if n.startswith(".simgui")]
+
+
+# -- fault injection: each one loses nothing --------------------------------------------
+
+
+def test_permission_denied_is_a_failure_and_the_others_go_on(tmp_path, store, monkeypatch):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a": b"p" * 10, "b": b"p" * 10, "c": b"p" * 10})
+    real_unlink = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if os.fsdecode(path) == str(t / "b"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.DELETE), store)
+    assert statuses(result) == {"b": "failed", "c": "done"}
+    assert "permission denied" in result.failed[0].message
+    assert (t / "b").exists()
+    assert [e.state for e in journal.entries(store, result.batch_id)] == ["failed", "done"]
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_permission_denied_by_the_trash(tmp_path, store, trash_home, monkeypatch):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a": b"q" * 10, "b": b"q" * 10})
+    real_rename = os.rename
+
+    def rename(src, dst, *args, **kwargs):
+        if os.fsdecode(src) == str(t / "b"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(src))
+        return real_rename(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "rename", rename)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.TRASH), store)
+    assert statuses(result) == {"b": "failed"} and (t / "b").exists()
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_file_changed_after_the_scan_is_skipped(tmp_path, store, trash_home):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"c" * 100, "b": b"c" * 100, "c": b"c" * 100, "d": b"c" * 100})
+    groups = scan_groups(store, t)
+    (t / "b").write_bytes(b"precious new content")  # rewritten: size and mtime differ
+    st = os.stat(t / "c")
+    (t / "c").write_bytes(b"C" * 100)  # same size, mtime put back: only the bytes tell
+    os.utime(t / "c", ns=(st.st_atime_ns, st.st_mtime_ns))
+    result = execute(plan_removal(groups, action=Action.TRASH, identical_only=True), store)
+    assert statuses(result) == {"b": "skipped", "c": "skipped", "d": "done"}
+    assert "changed since the scan" in result.results[0].message
+    assert "content differs" in result.results[1].message
+    assert (t / "b").read_bytes() == b"precious new content"
+    assert (t / "c").read_bytes() == b"C" * 100
+
+
+def test_file_deleted_or_replaced_after_the_scan_is_skipped(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"d" * 10, "b": b"d" * 10, "c": b"d" * 10})
+    groups = scan_groups(store, t)
+    os.unlink(t / "b")
+    os.unlink(t / "c")
+    os.symlink(t / "a", t / "c")
+    result = execute(plan_removal(groups, action=Action.DELETE), store)
+    assert statuses(result) == {"b": "skipped", "c": "skipped"}
+    assert "gone" in result.results[0].message and "symbolic link" in result.results[1].message
+    assert (t / "a").read_bytes() == b"d" * 10 and os.path.islink(t / "c")
+
+
+def test_kept_copy_gone_means_nothing_is_removed(tmp_path, store):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a": b"k" * 10, "b": b"k" * 10})
+    groups = scan_groups(store, t)
+    os.rename(t / "a", tmp_path / "elsewhere")
+    result = execute(plan_removal(groups, action=Action.DELETE), store)
+    assert statuses(result) == {"b": "skipped"} and "kept copy" in result.results[0].message
+    assert_nothing_lost(originals, tmp_path)
+
+
+def _other_file_system(monkeypatch, dest: Path) -> None:
+    """Pretend ``dest`` is another file system: links and renames into or out of it fail."""
+    real_link, real_rename = os.link, os.rename
+
+    def crosses(src, dst) -> bool:
+        inside = [os.fsdecode(p).startswith(str(dest)) for p in (src, dst)]
+        return inside[0] != inside[1]
+
+    def link(src, dst, **kwargs):
+        if crosses(src, dst):
+            raise OSError(errno.EXDEV, "Invalid cross-device link", os.fsdecode(src))
+        return real_link(src, dst, **kwargs)
+
+    def rename(src, dst, **kwargs):
+        if crosses(src, dst):
+            raise OSError(errno.EXDEV, "Invalid cross-device link", os.fsdecode(src))
+        return real_rename(src, dst, **kwargs)
+
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "rename", rename)
+
+
+def test_move_to_another_file_system_copies_verifies_then_removes(tmp_path, store,
+                                                                  monkeypatch):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a": os.urandom(3 << 20), "sub/b": b""})
+    originals.update(make_tree(t / "dup", {"a": originals[str(t / "a")], "sub/b": b""}))
+    _other_file_system(monkeypatch, dest)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t / "dup"), str(t)],
+                                  keep=KeepRule.SHORTEST_PATH), store)
+    assert [r.status for r in result.results] == ["done", "done"], result.describe()
+    assert all("another file system" in r.message for r in result.results)
+    assert (dest / "a").read_bytes() == originals[str(t / "a")]
+    assert os.stat(dest / "a").st_mtime_ns == os.stat(t / "a").st_mtime_ns
+    assert not (t / "dup/a").exists() and not (t / "dup/sub/b").exists()
+    assert not [n for n in os.listdir(dest) if n.startswith(".simgui")]
+    assert_nothing_lost(originals, tmp_path)
+    back = journal.undo(store)  # back across the file systems, the same careful way
+    assert [r.status for r in back.results] == ["done", "done"]
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_name_clash_at_the_target_never_overwrites(tmp_path, store):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a/x.txt": b"mine", "b/x.txt": b"mine", "c/x.txt": b"mine"})
+    occupant = make_tree(dest, {"b/x.txt": b"already here", "b/x (1).txt": b"me too"})
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    assert [r.status for r in result.results] == ["done", "done"]
+    assert result.results[0].target == str(dest / "b/x (2).txt")
+    assert "was taken" in result.results[0].message
+    assert (dest / "b/x.txt").read_bytes() == b"already here"
+    assert (dest / "b/x (1).txt").read_bytes() == b"me too"
+    assert (dest / "c/x.txt").read_bytes() == b"mine"
+    assert_nothing_lost({**originals, **occupant}, tmp_path)
+
+
+def test_disk_full_during_a_move_leaves_the_source_and_no_debris(tmp_path, store,
+                                                                 monkeypatch):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a": b"F" * 100_000, "b": b"F" * 100_000})
+    _other_file_system(monkeypatch, dest)
+
+    def copy_data(f_in, f_out):
+        f_out.write(f_in.read(1000))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fileops, "copy_data", copy_data)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    assert statuses(result) == {"b": "failed"}
+    assert "no space left" in result.results[0].message
+    assert (t / "b").read_bytes() == b"F" * 100_000 and os.listdir(dest) == []
+    assert journal.entries(store, result.batch_id)[0].state == "failed"
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_failure_to_remove_the_source_after_copying_rolls_back(tmp_path, store, monkeypatch):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a": b"R" * 10, "b": b"R" * 10})
+    _other_file_system(monkeypatch, dest)
+    real_unlink = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if os.fsdecode(path) == str(t / "b"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    assert statuses(result) == {"b": "failed"}
+    assert (t / "b").exists() and os.listdir(dest) == []  # one copy, where it was
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_hard_link_failure_leaves_the_duplicate_untouched(tmp_path, store, monkeypatch):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a": b"H" * 10, "b": b"H" * 10})
+
+    def replace(src, dst):
+        raise OSError(errno.EIO, "Input/output error", dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.HARDLINK), store)
+    assert statuses(result) == {"b": "failed"}
+    assert not os.path.samefile(t / "a", t / "b") and sorted(os.listdir(t)) == ["a", "b"]
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_hard_link_over_a_file_whose_bytes_changed_is_skipped(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"same-size-1", "b": b"same-size-1"})
+    groups = scan_groups(store, t)
+    st = os.stat(t / "b")
+    (t / "b").write_bytes(b"same-size-2")
+    os.utime(t / "b", ns=(st.st_atime_ns, st.st_mtime_ns))
+    result = execute(plan_removal(groups, action=Action.HARDLINK), store)
+    assert statuses(result) == {"b": "skipped"}
+    assert (t / "b").read_bytes() == b"same-size-2"
+
+
+def test_every_member_marked_touches_nothing(tmp_path, store):
+    t = tmp_path / "t"
+    originals = make_tree(t, {"a": b"m", "b": b"m", "c": b"m"})
+    groups = scan_groups(store, t)
+    plan = plan_marked(groups, list(originals), action=Action.DELETE)
+    assert not plan.operations and "every file is marked" in plan.refused[0].reason
+    assert plan.describe().startswith("Nothing to do.")
+    result = execute(plan, store)
+    assert result.results == []
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_cancel_stops_before_the_next_file(tmp_path, store, monkeypatch):
+    t = tmp_path / "t"
+    originals = make_tree(t, {f"{i:02}": b"same" for i in range(10)})
+    monkeypatch.setattr(fileops, "_PROGRESS_EVERY_SECONDS", 0)
+    seen = []
+
+    def progress(p):
+        seen.append(p)
+        return p.files_done < 3
+
+    result = execute(plan_removal(scan_groups(store, t), action=Action.DELETE), store,
+                     progress=progress)
+    assert result.cancelled and len(result.done) == 3 and len(result.skipped) == 6
+    assert all(r.message == "cancelled before this file" for r in result.skipped)
+    assert sum(os.path.exists(p) for p in originals) == 7
+    batch = journal.batches(store)[0]
+    assert batch.status == "cancelled" and batch.counts == {"done": 3, "skipped": 6}
+
+
+def test_ten_thousand_files_in_a_few_transactions(tmp_path, store):
+    """Speed by construction: one commit per few hundred files, never one per file."""
+    t = tmp_path / "t"
+    t.mkdir()
+    groups = []
+    for g in range(2500):
+        paths = []
+        for k in range(5):
+            p = t / f"{g}-{k}.txt"
+            p.write_bytes(b"%d" % g)
+            paths.append(str(p))
+        ms = [stat_member(p, i) for i, p in enumerate(paths)]
+        groups.append(Group(g, ms[0], tuple(ms[1:])))
+    statements = []
+    store.connection.set_trace_callback(statements.append)
+    plan = plan_removal(groups, action=Action.DELETE, identical_only=True)
+    result = execute(plan, store)
+    store.connection.set_trace_callback(None)
+    assert len(result.done) == 10_000 and not result.failed and not result.skipped
+    commits = sum(s == "COMMIT" for s in statements)
+    assert commits <= 1 + 10_000 // 500 + 20
+    assert sorted(os.listdir(t)) == sorted(f"{g}-0.txt" for g in range(2500))
+    assert journal.batches(store)[0].counts == {"done": 10_000}

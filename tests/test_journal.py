@@ -1,0 +1,271 @@
+"""The journal: crashes between steps are recovered truthfully, and undo puts files back."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from simgui.core import fileops, journal
+from simgui.core.fileops import Action, KeepRule, execute, plan_removal
+from simgui.core.store import _MIGRATIONS, APPLICATION_ID, SCHEMA_VERSION, Store
+from tests.test_fileops import (  # noqa: F401  (fixtures)
+    _other_file_system, assert_nothing_lost, make_tree, scan_groups, store, trash_home,
+)
+
+
+class Crash(BaseException):
+    """The process dies here: nothing after it runs, no clean-up, no journal flush."""
+
+
+@pytest.fixture
+def hard_crash(monkeypatch):
+    """A crash flushes nothing: the journal holds only what was committed before it."""
+    monkeypatch.setattr(journal.Recorder, "flush_quietly", lambda self: None)
+    return monkeypatch
+
+
+def states(store, batch_id) -> list[str]:
+    return [e.state for e in journal.entries(store, batch_id)]
+
+
+def five_copies(tmp_path, store, **plan_args):
+    t = tmp_path / "t"
+    originals = make_tree(t, {f"{i}.bin": b"journal" * 100 for i in range(5)})
+    return t, originals, plan_removal(scan_groups(store, t), **plan_args)
+
+
+def test_crash_mid_move_between_link_and_unlink(tmp_path, store, hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE,
+                                     target_dir=str(tmp_path / "dest"), roots=[str(tmp_path)])
+    real_link, calls = os.link, []
+
+    def link(src, dst, **kwargs):
+        real_link(src, dst, **kwargs)
+        calls.append(dst)
+        if len(calls) == 3:
+            raise Crash()  # the new name exists, the old one was not removed yet
+
+    hard_crash.setattr(os, "link", link)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    batch = journal.batches(store)[0]
+    assert batch.status == "running" and states(store, batch.id) == ["planned"] * 4
+    assert_nothing_lost(originals, tmp_path)
+
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "done", "done", "skipped"]
+    assert "found by recovery" in settled[0].message
+    assert "finished by recovery" in settled[2].message
+    assert "stopped before this file" in settled[3].message
+    assert not (t / "3.bin").exists() and (t / "4.bin").exists()
+    assert journal.batches(store)[0].status == "interrupted"
+    assert journal.recover(store) == []  # nothing left to settle
+    assert_nothing_lost(originals, tmp_path)
+    back = journal.undo(store, batch.id)
+    assert [r.status for r in back.results] == ["done"] * 3
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_crash_while_copying_to_another_file_system(tmp_path, store, hard_crash):
+    dest = tmp_path / "dest"
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE, target_dir=str(dest),
+                                     roots=[str(tmp_path / "t")])
+    _other_file_system(hard_crash, dest)
+
+    def copy_data(f_in, f_out):
+        f_out.write(f_in.read(10))
+        raise Crash()
+
+    hard_crash.setattr(fileops, "copy_data", copy_data)
+    hard_crash.setattr(fileops, "_remove_quietly", lambda path: None)  # no clean-up in a crash
+    with pytest.raises(Crash):
+        execute(plan, store)
+    assert [n for n in os.listdir(dest) if n.startswith(".simgui-")]  # a partial copy
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["skipped"] * 4
+    assert os.listdir(dest) == []  # the partial copy is gone, the original is intact
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_crash_after_copying_before_removing_the_source(tmp_path, store, hard_crash):
+    dest = tmp_path / "dest"
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE, target_dir=str(dest),
+                                     roots=[str(tmp_path / "t")])
+    _other_file_system(hard_crash, dest)
+
+    def fsync_dir(folder):
+        raise Crash()
+
+    hard_crash.setattr(fileops, "_fsync_dir", fsync_dir)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    assert (dest / "1.bin").exists() and (t / "1.bin").exists()  # two copies for a moment
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "skipped", "skipped", "skipped"]
+    assert "finished by recovery" in settled[0].message
+    assert not (t / "1.bin").exists() and (dest / "1.bin").read_bytes() == b"journal" * 100
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_crash_while_replacing_with_a_hard_link(tmp_path, store, hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.HARDLINK)
+    real_replace, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise Crash()
+        real_replace(src, dst)
+
+    hard_crash.setattr(os, "replace", replace)
+    hard_crash.setattr(fileops, "_remove_quietly", lambda path: None)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    assert len([n for n in os.listdir(t) if n.startswith(".simgui-")]) == 1
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "skipped", "skipped", "skipped"]
+    assert sorted(os.listdir(t)) == [f"{i}.bin" for i in range(5)]  # temporary link gone
+    assert os.path.samefile(t / "0.bin", t / "1.bin")
+    assert not os.path.samefile(t / "0.bin", t / "2.bin")
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_crash_after_trashing_before_journaling(tmp_path, store, trash_home, hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
+    real_find, calls = fileops.find_in_trash, []
+
+    def find(path, ident):
+        calls.append(path)
+        if len(calls) == 2:
+            raise Crash()
+        return real_find(path, ident)
+
+    hard_crash.setattr(fileops, "find_in_trash", find)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    hard_crash.setattr(fileops, "find_in_trash", real_find)
+    batch_id = journal.batches(store)[0].id
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "done", "skipped", "skipped"]
+    assert all(e.undoable and e.target.startswith(str(trash_home)) for e in settled[:2])
+    assert_nothing_lost(originals, tmp_path)
+    back = journal.undo(store, batch_id)
+    assert [r.status for r in back.results] == ["done", "done"]
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_crash_during_permanent_delete(tmp_path, store, hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.DELETE)
+    real_unlink, calls = os.unlink, []
+
+    def unlink(path, *args, **kwargs):
+        real_unlink(path, *args, **kwargs)
+        calls.append(path)
+        if len(calls) == 2:
+            raise Crash()
+
+    hard_crash.setattr(os, "unlink", unlink)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    hard_crash.setattr(os, "unlink", real_unlink)
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "done", "skipped", "skipped"]
+    assert (t / "0.bin").exists()
+
+
+def test_a_file_gone_without_trace_is_reported_unknown(tmp_path, store, trash_home,
+                                                       hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
+
+    def send(path):
+        os.rename(path, tmp_path / "stolen")  # someone else took it
+        raise Crash()
+
+    hard_crash.setattr(fileops, "send_to_trash", send)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    settled = journal.recover(store)
+    assert settled[0].state == "unknown" and "not found in the trash" in settled[0].message
+
+
+def test_recover_leaves_a_batch_of_a_live_process_alone(tmp_path, store):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.DELETE)
+    batch_id = journal.begin(store, "delete", "elsewhere", lambda b: [
+        journal.PlannedRow(0, "delete", str(t / "1.bin"), (1, 1, 1, 1))])
+    store.connection.execute("UPDATE batches SET pid = ? WHERE id = ?", (os.getppid(), batch_id))
+    assert journal.recover(store) == []
+    assert journal.batches(store)[0].status == "running"
+    with pytest.raises(journal.UndoError):
+        journal.undo(store, batch_id)
+
+
+def test_batches_entries_and_what_cannot_be_undone(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"1" * 10, "b": b"1" * 10, "c": b"2" * 10, "d": b"2" * 10})
+    groups = scan_groups(store, t)
+    deleted = execute(plan_removal(groups[:1], action=Action.DELETE), store)
+    linked = execute(plan_removal(groups[1:], action=Action.HARDLINK), store)
+    listed = journal.batches(store)
+    assert [b.id for b in listed] == [linked.batch_id, deleted.batch_id]
+    assert listed[0].action == "hardlink" and listed[0].status == "completed"
+    assert "hard links" in listed[0].description and listed[0].counts == {"done": 1}
+    entry = journal.entries(store, deleted.batch_id)[0]
+    assert (entry.path, entry.kept, entry.state, entry.undoable) == (
+        str(t / "b"), str(t / "a"), "done", False)
+    with pytest.raises(journal.UndoError, match="nothing to undo"):
+        journal.undo(store)
+    back = journal.undo(store, deleted.batch_id)
+    assert back.results[0].status == "skipped"
+    assert "cannot be undone: deleted permanently" in back.results[0].message
+    with pytest.raises(journal.UndoError, match="itself an undo"):
+        journal.undo(store, back.batch_id)
+
+
+def test_undo_skips_a_moved_file_that_changed_since(tmp_path, store):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE,
+                                     target_dir=str(tmp_path / "dest"), roots=[str(tmp_path)])
+    result = execute(plan, store)
+    moved = Path(result.results[0].target)
+    moved.write_bytes(b"edited after the move")
+    back = journal.undo(store)
+    assert [r.status for r in back.results] == ["skipped", "done", "done", "done"]
+    assert "changed since" in back.results[0].message
+    assert moved.read_bytes() == b"edited after the move"
+
+
+def test_undo_restores_across_file_systems_and_reports_disk_full(tmp_path, store, monkeypatch):
+    dest = tmp_path / "dest"
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE, target_dir=str(dest),
+                                     roots=[str(tmp_path / "t")], keep=KeepRule.NEWEST)
+    _other_file_system(monkeypatch, dest)
+    execute(plan, store)
+
+    def copy_data(f_in, f_out):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fileops, "copy_data", copy_data)
+    back = journal.undo(store)
+    assert [r.status for r in back.results] == ["failed"] * 4
+    assert all("no space left" in r.message for r in back.results)
+    assert len(os.listdir(dest)) == 4 and len(os.listdir(t)) == 1
+    assert_nothing_lost(originals, tmp_path)
+
+
+def test_a_version_1_store_gains_the_journal_and_keeps_its_files(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(_MIGRATIONS[0])
+    db.execute("INSERT INTO files (path, size, mtime_ns, device, inode, extension, scanned_at) "
+               "VALUES (x'2f61', 1, 1, 1, 1, '', 0)")
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.schema_version == SCHEMA_VERSION >= 2
+        assert s.connection.execute("SELECT count(*) FROM files").fetchone()[0] == 1
+        assert journal.batches(s) == []
