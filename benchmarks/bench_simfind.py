@@ -72,6 +72,17 @@ def main() -> None:
         rows.append((n, t_find))
         print(f"{n:>10}{t_sort:>10.3f}{t_find:>10.2f}{t_find / t_sort:>8.0f}{len(pairs):>10}"
               f"  ({t_ext:.2f} s, {len(pairs_ext)})")
+    # what a slider needs: hit counts at a new tolerance, looked up, not searched
+    from simgui.core.simfind import SearchSpace, Tolerances
+    from simgui.core.tolerance_stats import ToleranceStats
+    n = args.sizes[0]
+    sizes, tables, exts = corpus(n, rng)
+    t_build, stats = best_of(1, lambda: ToleranceStats.build(
+        SearchSpace.build(sizes, tables, extensions=exts), max_key=10.0))
+    t_lookup, counts = best_of(5, lambda: stats.counts(Tolerances(2.0, 1.5)))
+    print(f"tolerance statistics for {n} files up to 10 %: built in {t_build:.2f} s over "
+          f"{len(stats.min_key)} candidate class pairs; one slider update (key hits, sum-table "
+          f"hits, groups) {t_lookup * 1000:.1f} ms -> {counts}")
     if len(rows) > 1:
         (n0, t0), (n1, t1) = rows[0], rows[-1]
         exponent = math.log(t1 / t0) / math.log(n1 / n0)

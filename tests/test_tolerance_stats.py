@@ -1,0 +1,62 @@
+"""Counts looked up from tolerance statistics equal fresh searches at that tolerance."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgui.core.groups import find_groups
+from simgui.core.keys import SKEW
+from simgui.core.simfind import SearchSpace, Tolerances, find_pairs
+from simgui.core.store import StoredFiles
+from simgui.core.tolerance_stats import ToleranceStats
+
+
+def collection(seed, n):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(100, 2000, (max(1, n // 4), 16))
+    tables = base[rng.integers(0, len(base), n)] + rng.integers(0, 40, (n, 16)) * (
+        rng.random((n, 1)) < 0.6)
+    sizes = (tables.sum(axis=1) * rng.choice([1.0, 1.0, 1.2, 2.0], n)).astype(np.int64)
+    return sizes, tables.astype(np.int64)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 40),
+       st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.0, 5.0]), min_size=2, max_size=2))
+def test_lookups_equal_searches(seed, n, tol):
+    sizes, tables = collection(seed, n)
+    key_tol, sum_tol = tol
+    space = SearchSpace.build(sizes, tables)
+    stats = ToleranceStats.build(space, max_key=5.0)
+    counts = stats.counts(Tolerances(key_tol, sum_tol))
+    assert counts.sum_hits == len(find_pairs(sizes, tables, key_tolerance=key_tol,
+                                             sum_tolerance=sum_tol))
+    # key hits are the pairs found when the sum-table test lets everything through
+    assert counts.key_hits == len(find_pairs(sizes, tables, key_tolerance=key_tol,
+                                             sum_tolerance=3200))
+    assert counts.all_pairs == n * (n - 1) // 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 40), st.sampled_from([0.2, 1.0, 3.0]))
+def test_group_counts_match_find_groups(seed, n, tol):
+    sizes, tables = collection(seed, n)
+    hashes = [bytes([i % 256]) * 16 for i in range(n)]  # all contents differ
+    files = StoredFiles(ids=np.arange(n), paths=[f"/f/{i:05d}" for i in range(n)], sizes=sizes,
+                        mtimes_ns=np.arange(n), devices=np.ones(n, np.int64),
+                        inodes=np.arange(n), tables=tables, hashes=hashes,
+                        extensions=["bin"] * n)
+    extra = np.frombuffer(b"".join(hashes), np.int64).reshape(n, 2)
+    space = SearchSpace.build(sizes, tables, scheme=SKEW, extensions=files.extensions,
+                              class_extra=extra)
+    stats = ToleranceStats.build(space, max_key=5.0)
+    assert stats.counts(Tolerances(tol, tol)).groups == len(find_groups(files,
+                                                                        Tolerances(tol, tol)))
+
+
+def test_curve_is_monotone_and_ratio_bounded():
+    sizes, tables = collection(3, 300)
+    stats = ToleranceStats.build(SearchSpace.build(sizes, tables), max_key=3.2)
+    curve = stats.curve([0.01, 0.1, 0.4, 1.6, 3.2])
+    assert (np.diff(curve["key_hits"]) >= 0).all() and (np.diff(curve["sum_hits"]) >= 0).all()
+    assert ((0 <= curve["ratio"]) & (curve["ratio"] <= 1)).all()
