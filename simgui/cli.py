@@ -25,7 +25,7 @@ from simgui.core.groups import find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
-    pair_distances, similarity_percent,
+    pair_distances, similar_to, similarity_percent,
 )
 from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
 
@@ -375,9 +375,7 @@ def cmd_groups(args) -> int:
 
 
 def cmd_similar(args) -> int:
-    import numpy as np
-
-    from simgui.core.keys import compute_keys, extension_of
+    from simgui.core.keys import extension_of
 
     if not os.path.isfile(args.file):
         raise CommandError(f"no such file: {args.file}")
@@ -387,29 +385,21 @@ def cmd_similar(args) -> int:
     tol = _tolerances(args)
     with _open_store(args) as store:
         files = store.files()
-    scheme = SCHEMES[args.scheme]
     me = os.path.abspath(args.file)
-    size = record.size
-    key = scheme.key(record.sum_table)
-    keys = compute_keys(files.tables, scheme)
-    sizes = files.sizes
-    big = np.maximum(sizes, size)
-    small = np.minimum(sizes, size)
-    sum_d = np.abs(files.tables - record.sum_table).sum(axis=1)
-    ok = ((np.abs(keys - key) <= np.maximum(1.0, big * tol.key / 100))
-          & (big <= args.size_factor * small)
-          & (sum_d <= np.maximum(1.0, (sizes + size) * tol.sum / 200)))
-    if not args.no_extensions:
-        ok &= np.array([e == extension_of(me) for e in files.extensions], dtype=bool)
-    ok &= np.array([p != me for p in files.paths], dtype=bool)
-    hits = np.flatnonzero(ok)
-    hits = hits[np.lexsort((sizes[hits], sum_d[hits]))]
-    sim = similarity_percent(sum_d[hits], sizes[hits], size)
-    rows = [{"path": files.paths[i], "size": int(sizes[i]),
-             "identical": bool(sum_d[i] == 0 and sizes[i] == size
+    hits, distances = similar_to(record.sum_table, record.size, files, tol,
+                                 scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
+                                 extension=None if args.no_extensions else extension_of(me))
+    keep = [k for k, i in enumerate(hits) if files.paths[i] != me]
+    hits, distances = hits[keep], distances[keep]
+    key = SCHEMES[args.scheme].key(record.sum_table)
+    keys = SCHEMES[args.scheme].keys(files.tables[hits])
+    sim = similarity_percent(distances, files.sizes[hits], record.size)
+    rows = [{"path": files.paths[i], "size": int(files.sizes[i]),
+             "identical": bool(d == 0 and files.sizes[i] == record.size
                                and files.hashes[i] == record.content_hash),
-             "key_distance": round(float(abs(keys[i] - key)), 4), "sum_distance": int(sum_d[i]),
-             "similarity": round(float(s_), 2)} for i, s_ in zip(hits, sim)]
+             "key_distance": round(float(abs(k - key)), 4), "sum_distance": int(d),
+             "similarity": round(float(s_), 2)}
+            for i, d, k, s_ in zip(hits, distances, keys, sim)]
     for r in rows:
         if r["identical"]:
             r["similarity"] = 100.0

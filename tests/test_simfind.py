@@ -114,3 +114,21 @@ def test_search_space_needs_matching_lengths():
     import pytest
     with pytest.raises(ValueError):
         SearchSpace.build(np.zeros(3, np.int64), np.zeros((2, 16), np.int64))
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections(), st.sampled_from([0.05, 1.0, 10.0]), st.sampled_from([0.05, 1.0, 10.0]))
+def test_one_file_mode_agrees_with_all_pairs(data, key_tol, sum_tol):
+    from simgui.core.simfind import similar_to
+
+    sizes, tables, exts = data
+    if len(sizes) == 0:
+        return
+    files = stored([f"/{i}" for i in range(len(sizes))], sizes, tables, [b"h" * 16] * len(sizes),
+                   exts=exts)
+    hits, _ = similar_to(tables[0], sizes[0], files, Tolerances(key_tol, sum_tol),
+                         extension=exts[0] if exts else None)
+    keys = compute_keys(tables, SKEW, exts)
+    expected = {j for i, j in reference_pairs(sizes, tables, key_tol, sum_tol, keys,
+                                              extensions=exts) if i == 0}
+    assert set(hits.tolist()) - {0} == expected

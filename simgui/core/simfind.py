@@ -343,3 +343,34 @@ def similarity_percent(sum_distance, size_a, size_b) -> np.ndarray:
     """
     mean = np.maximum((np.asarray(size_a) + np.asarray(size_b)) / 2.0, 1.0)
     return np.clip(100.0 - 100.0 * np.asarray(sum_distance) / mean, 0.0, 100.0)
+
+
+def similar_to(table, size: int, files, tolerances: Tolerances = Tolerances(), *,
+               scheme: KeyScheme = SKEW, extension: str | None = None,
+               size_factor: float = DEFAULT_SIZE_FACTOR,
+               min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """Files of ``files`` (StoredFiles) similar to one file: the paper's second question.
+
+    ``extension``: only files with this extension qualify (None: any).
+    Returns (indices, sum-table distances), most similar first.  A direct
+    vectorised pass: one file against n costs O(n), no index needed.
+    """
+    table = np.asarray(table, dtype=np.int64).reshape(16)
+    sizes = files.sizes
+    key = scheme.key(table)
+    keys = scheme.keys(files.tables)
+    big = np.maximum(sizes, size)
+    small = np.minimum(sizes, size)
+    distance = np.abs(files.tables - table).sum(axis=1)
+    ok = ((np.abs(keys - key) <= np.maximum(1.0, big * tolerances.key / 100))
+          & (big <= size_factor * small)
+          & (distance <= np.maximum(1.0, (sizes + size) * tolerances.sum / 200)))
+    if size < min_similar_size:
+        ok &= (sizes == size) & (distance == 0)
+    else:
+        ok &= sizes >= min_similar_size
+    if extension is not None:
+        ok &= np.array([e == extension for e in files.extensions], dtype=bool)
+    hits = np.flatnonzero(ok)
+    hits = hits[np.lexsort((hits, np.abs(sizes[hits] - size), distance[hits]))]
+    return hits, distance[hits]
