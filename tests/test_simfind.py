@@ -132,3 +132,11 @@ def test_one_file_mode_agrees_with_all_pairs(data, key_tol, sum_tol):
     expected = {j for i, j in reference_pairs(sizes, tables, key_tol, sum_tol, keys,
                                               extensions=exts) if i == 0}
     assert set(hits.tolist()) - {0} == expected
+
+
+def test_identical_files_group_whatever_their_extension():
+    t = np.arange(16) * 50
+    files = stored(["/a.txt", "/a.bak", "/b.txt"], [5000, 5000, 5000], [t, t, t + 1],
+                   [b"h" * 16, b"h" * 16, b"g" * 16], exts=["txt", "bak", "txt"])
+    (group,) = find_groups(files)
+    assert {m.path: m.identical for m in group.members} == {"/a.bak": True, "/b.txt": False}

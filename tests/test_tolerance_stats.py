@@ -48,7 +48,7 @@ def test_group_counts_match_find_groups(seed, n, tol):
                         extensions=["bin"] * n)
     extra = np.frombuffer(b"".join(hashes), np.int64).reshape(n, 2)
     space = SearchSpace.build(sizes, tables, scheme=SKEW, extensions=files.extensions,
-                              class_extra=extra)
+                              class_extra=extra, classes_by_extension=False)
     stats = ToleranceStats.build(space, max_key=5.0)
     assert stats.counts(Tolerances(tol, tol)).groups == len(find_groups(files,
                                                                         Tolerances(tol, tol)))

@@ -69,7 +69,7 @@ def find_groups(files, tolerances: Tolerances = Tolerances(), *, scheme: KeySche
     """Groups of identical and similar files among ``files`` (a StoredFiles).
 
     Files with equal size, sum table and content hash are one class and always
-    one group's core.  Classes are taken in order of their best file (in a
+    one group's core, whatever their extensions.  Classes are taken in order of their best file (in a
     reference folder first, then oldest, then shortest path); each unclaimed
     class with unclaimed similar classes becomes a group whose reference is
     that best file, and everything in it is within tolerance of the reference.
@@ -84,7 +84,8 @@ def find_groups(files, tolerances: Tolerances = Tolerances(), *, scheme: KeySche
     space = SearchSpace.build(files.sizes, files.tables, scheme=scheme,
                               extensions=files.extensions if use_extensions else None,
                               size_factor=size_factor, class_extra=hashes,
-                              min_similar_size=min_similar_size)
+                              min_similar_size=min_similar_size,
+                              classes_by_extension=False)  # copies are copies, whatever the name
     classes = space.classes
     pairs = space.class_pairs(tolerances, overrides)
 

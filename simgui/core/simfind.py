@@ -197,7 +197,12 @@ class SearchSpace:
     @classmethod
     def build(cls, sizes, tables, *, scheme: KeyScheme = SKEW, extensions: Sequence[str] | None = None,
               size_factor: float = DEFAULT_SIZE_FACTOR, class_extra: np.ndarray | None = None,
-              min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> SearchSpace:
+              min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE,
+              classes_by_extension: bool = True) -> SearchSpace:
+        """``class_extra``: more columns that must be equal within a class (content
+        hashes make classes sets of identical files); ``classes_by_extension=False``
+        lets one class hold copies with different extensions (its first file's
+        extension then stands for the class in the search)."""
         sizes = np.ascontiguousarray(sizes, dtype=np.int64)
         tables = np.ascontiguousarray(tables, dtype=np.int64).reshape(-1, 16)
         if len(sizes) != len(tables):
@@ -216,8 +221,8 @@ class SearchSpace:
             ext_ids = np.zeros(len(sizes), np.int64)
             distinct = None
         keys = compute_keys(tables, scheme, extensions)
-        classes = classes_of(sizes, tables, ext_ids if extensions is not None else None,
-                             class_extra)
+        by_ext = extensions is not None and classes_by_extension
+        classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
         bands = size_bands(sizes[classes.first], size_factor)
         return cls(sizes, tables, keys, ext_ids, distinct, classes, bands, tables.sum(axis=1),
                    float(size_factor), int(min_similar_size))
