@@ -140,3 +140,13 @@ def test_identical_files_group_whatever_their_extension():
                    [b"h" * 16, b"h" * 16, b"g" * 16], exts=["txt", "bak", "txt"])
     (group,) = find_groups(files)
     assert {m.path: m.identical for m in group.members} == {"/a.bak": True, "/b.txt": False}
+
+
+def test_one_file_under_two_paths_is_not_its_own_copy():
+    t = np.arange(16) * 50
+    files = stored(["/data/x.jpg", "/home/me/link/x.jpg", "/data/y.jpg"], [5000] * 3, [t, t, t],
+                   [b"h" * 16] * 3)
+    files = StoredFiles(**{**files.__dict__, "inodes": np.array([7, 7, 8])})  # same inode twice
+    (group,) = find_groups(files)
+    assert sorted(m.path for m in group.files) == ["/data/x.jpg", "/data/y.jpg"]
+    assert {m.index for m in group.files} == {0, 2}

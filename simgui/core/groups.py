@@ -46,6 +46,7 @@ class Group:
 
 # -- building groups from the store -------------------------------------------------
 
+import dataclasses  # noqa: E402
 import os  # noqa: E402
 from collections.abc import Mapping, Sequence  # noqa: E402
 
@@ -75,10 +76,11 @@ def find_groups(files, tolerances: Tolerances = Tolerances(), *, scheme: KeySche
     that best file, and everything in it is within tolerance of the reference.
     Largest groups (by bytes besides the reference) come first.
     """
-    n = len(files)
-    if n == 0:
+    if len(files) == 0:
         return []
     references = [os.path.abspath(r) for r in references]
+    files, original_index = _one_path_per_file(files, references)
+    n = len(files)
     hashes = np.frombuffer(b"".join(h if h else bytes(16) for h in files.hashes),
                            dtype=np.int64).reshape(n, 2)
     space = SearchSpace.build(files.sizes, files.tables, scheme=scheme,
@@ -121,12 +123,40 @@ def find_groups(files, tolerances: Tolerances = Tolerances(), *, scheme: KeySche
         for d in near:
             others.extend(classes.members[classes.members_start[d]:classes.members_start[d + 1]])
         others = np.array(others, dtype=np.int64)
-        groups.append(_group(files, space, best, others))
+        groups.append(_group(files, space, best, others, original_index))
     groups.sort(key=lambda g: (-g.size, g.reference.path))
     return [Group(i + 1, g.reference, g.members) for i, g in enumerate(groups)]
 
 
-def _group(files, space: SearchSpace, ref: int, others: np.ndarray) -> Group:
+def _one_path_per_file(files, references):
+    """Keep one path per (device, inode).
+
+    The store may know one file under two paths (scanned once through a
+    symlinked folder and once directly, or through a bind mount).  Such a
+    "copy" is the file itself: grouping it would invite deleting the only copy.
+    The path kept is in a reference folder if one is, else the shortest.
+    """
+    n = len(files)
+    ident = np.stack([files.devices, files.inodes], axis=1)
+    in_ref = np.array([_in_folders(p, references) for p in files.paths], bool) if references \
+        else np.zeros(n, bool)
+    lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
+    order = np.lexsort((np.arange(n), lengths, ~in_ref, ident[:, 1], ident[:, 0]))
+    first = np.ones(n, bool)
+    first[1:] = (ident[order][1:] != ident[order][:-1]).any(axis=1)
+    keep = np.sort(order[first])
+    if len(keep) == n:
+        return files, np.arange(n)
+    pick = lambda seq: [seq[i] for i in keep]  # noqa: E731
+    return dataclasses.replace(
+        files, ids=files.ids[keep], paths=pick(files.paths), sizes=files.sizes[keep],
+        mtimes_ns=files.mtimes_ns[keep], devices=files.devices[keep], inodes=files.inodes[keep],
+        tables=files.tables[keep], hashes=pick(files.hashes),
+        extensions=pick(files.extensions)), keep
+
+
+def _group(files, space: SearchSpace, ref: int, others: np.ndarray,
+           original_index: np.ndarray) -> Group:
     key_distance = np.abs(space.keys[others] - space.keys[ref])
     sum_distance = np.abs(space.tables[others] - space.tables[ref]).sum(axis=1)
     similarity = similarity_percent(sum_distance, files.sizes[others], files.sizes[ref])
@@ -136,7 +166,7 @@ def _group(files, space: SearchSpace, ref: int, others: np.ndarray) -> Group:
     order = np.lexsort((np.array([files.paths[o] for o in others]), sum_distance, ~identical))
 
     def member(i: int, ident: bool, kd: float, sd: int, sim: float) -> Member:
-        return Member(int(i), files.paths[i], int(files.sizes[i]), int(files.mtimes_ns[i]),
+        return Member(int(original_index[i]), files.paths[i], int(files.sizes[i]), int(files.mtimes_ns[i]),
                       int(files.devices[i]), int(files.inodes[i]), files.hashes[i], ident,
                       float(kd), int(sd), float(sim))
 
