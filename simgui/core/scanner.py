@@ -403,17 +403,10 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+_KINDS = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"),
+          (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+          (stat.S_ISLNK, "symbolic link"), (stat.S_ISDIR, "folder"))
+
+
 def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISBLK(mode):
-        return "block device"
-    if stat.S_ISLNK(mode):
-        return "symbolic link"
-    if stat.S_ISDIR(mode):
-        return "folder"
-    return "special file"
+    return next((name for test, name in _KINDS if test(mode)), "special file")
