@@ -124,8 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
                                         "stays, the others are trashed (default), deleted, moved "
                                         "or replaced by hard links. Every file is checked right "
                                         "before acting, and every step is journaled.")
-    p.add_argument("--identical-only", action="store_true",
-                   help="act only on files identical to the kept copy")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--identical-only", action="store_true",
+                       help="act only on files identical to the kept copy (implied by "
+                            "--delete unless --include-similar; links always are)")
+    which.add_argument("--include-similar", action="store_true",
+                       help="also act on files only similar to the kept copy (what trash "
+                            "and move do by default); --delete needs it to delete them")
     p.add_argument("--keep", choices=[r.value for r in KeepRule], default="oldest",
                    help="which file of a group stays (default oldest)")
     p.add_argument("--reference", action="append", default=[], metavar="DIR",
@@ -134,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--trash", dest="action", action="store_const", const="trash",
                      help="send to the trash (default)")
     how.add_argument("--delete", dest="action", action="store_const", const="delete",
-                     help="delete permanently (cannot be undone)")
+                     help="delete identical copies permanently (cannot be undone)")
     how.add_argument("--move-to", metavar="DIR", help="move into DIR, keeping relative paths")
     how.add_argument("--hardlink", dest="action", action="store_const", const="hardlink",
                      help="replace identical copies with hard links to the kept file")
@@ -442,11 +447,18 @@ def cmd_remove(args) -> int:
         journal.recover(store)
         _, groups = _groups(args, store, args.reference)
         roots = store.stats()["last_scan"]["roots"] if store.stats()["last_scan"] else []
+        # a permanent delete of a file that is only similar loses what differs in it
+        # for good: only when asked for explicitly
+        identical_only = args.identical_only or (action is Action.DELETE
+                                                 and not args.include_similar)
         plan = plan_removal(groups, action=action, keep=KeepRule(args.keep),
-                            references=args.reference, identical_only=args.identical_only,
+                            references=args.reference, identical_only=identical_only,
                             target_dir=os.path.abspath(args.move_to) if args.move_to else None,
                             roots=roots)
         print(plan.describe())
+        if identical_only and not args.identical_only and plan.left_alone:
+            print("Files only similar to the kept copy are not deleted permanently "
+                  "(--include-similar to delete them too).")
         if args.dry_run or not plan.operations:
             return EXIT_OK
         if not args.yes and not _confirm("Go ahead?"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import os
+import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -530,3 +532,289 @@ def test_ten_thousand_files_in_a_few_transactions(tmp_path, store):
     assert commits <= 1 + 10_000 // 500 + 20
     assert sorted(os.listdir(t)) == sorted(f"{g}-0.txt" for g in range(2500))
     assert journal.batches(store)[0].counts == {"done": 10_000}
+
+
+# -- one file under two paths ------------------------------------------------------------
+
+
+def _aliased(tmp_path) -> tuple[Path, Path, bytes]:
+    """One file reached by two paths: directly, and through a symbolic link to its folder
+    (as a second scan through ~/Pictures -> /data would store it)."""
+    data = tmp_path / "data"
+    content = os.urandom(20_000)
+    make_tree(data, {"photos/only.jpg": content})
+    os.symlink(data, tmp_path / "link")
+    return data / "photos/only.jpg", tmp_path / "link/photos/only.jpg", content
+
+
+@pytest.mark.parametrize("action", list(Action))
+def test_another_name_of_the_kept_file_is_not_planned(tmp_path, action):
+    direct, alias, _ = _aliased(tmp_path)
+    group = Group(1, stat_member(str(direct), 0), (stat_member(str(alias), 1),))
+    plan = plan_removal([group], action=action, identical_only=True,
+                        target_dir=str(tmp_path / "dest"))
+    assert plan.operations == [] and plan.left_alone == 1 and plan.other_names == 1
+    assert "another name of a file that stays" in plan.describe()
+    marked = plan_marked([group], [str(alias)], action=action,
+                         target_dir=str(tmp_path / "dest"))
+    assert marked.operations == [] and marked.other_names == 1
+
+
+@pytest.mark.parametrize("action", list(Action))
+def test_another_name_of_the_kept_file_is_skipped_when_acting(tmp_path, store, trash_home,
+                                                              action):
+    """Should a plan name one file twice anyway, the step before acting finds it out."""
+    direct, alias, content = _aliased(tmp_path)
+    kept, member = stat_member(str(direct), 0), stat_member(str(alias), 1)
+    target = str(tmp_path / "dest/only.jpg") if action is Action.MOVE else None
+    plan = fileops.Plan(action, [fileops.Operation(action, 1, member, kept, True, target)], [],
+                        {1: kept}, target_dir=str(tmp_path / "dest"))
+    result = execute(plan, store)
+    assert [r.status for r in result.results] == ["skipped"], result.describe()
+    assert "another name for it" in result.results[0].message
+    assert direct.read_bytes() == content and not direct.is_symlink()
+    assert not (tmp_path / "dest").exists()
+
+
+def test_comparing_a_file_with_itself_proves_nothing(tmp_path):
+    direct, alias, _ = _aliased(tmp_path)
+    ident = fileops.Identity.of(stat_member(str(direct)))
+    with pytest.raises(fileops.Skip, match="another name"):
+        fileops.compare(str(alias), ident, str(direct), ident)
+
+
+# -- Ctrl-C in the middle of a move --------------------------------------------------------
+
+
+def _interrupt_after_unlinking(monkeypatch, path: Path) -> None:
+    """KeyboardInterrupt as os.unlink(path) returns: where CPython runs a SIGINT handler."""
+    real_unlink = os.unlink
+
+    def unlink(p, *args, **kwargs):
+        real_unlink(p, *args, **kwargs)
+        if os.fsdecode(p) == str(path):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "unlink", unlink)
+
+
+@pytest.mark.parametrize("across", [False, True], ids=["same-fs", "other-fs"])
+def test_ctrl_c_right_after_the_source_is_unlinked_keeps_the_moved_file(
+        tmp_path, store, monkeypatch, across):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a.bin": b"A" * 5000, "b.bin": b"A" * 5000, "c.bin": b"A" * 5000})
+    if across:
+        _other_file_system(monkeypatch, dest)
+    _interrupt_after_unlinking(monkeypatch, t / "b.bin")
+    plan = plan_removal(scan_groups(store, t), action=Action.MOVE, target_dir=str(dest),
+                        roots=[str(t)])
+    with pytest.raises(KeyboardInterrupt):
+        execute(plan, store)
+    assert (dest / "b.bin").read_bytes() == b"A" * 5000 and not (t / "b.bin").exists()
+    assert (t / "c.bin").exists()
+    assert_nothing_lost(originals, tmp_path)
+    batch = journal.batches(store)[0]
+    entries = journal.entries(store, batch.id)
+    assert batch.status == "interrupted" and [e.state for e in entries] == ["done", "skipped"]
+    assert entries[0].target == str(dest / "b.bin") and entries[0].undoable
+    back = journal.undo(store, batch.id)
+    assert [r.status for r in back.results] == ["done"]
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_a_sigint_between_link_and_unlink_waits_until_the_move_is_whole(tmp_path,
+                                                                         monkeypatch):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_bytes(b"precious")
+    real_link = os.link
+
+    def link(a, b, **kwargs):
+        real_link(a, b, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # the handler runs as soon as this returns
+
+    monkeypatch.setattr(os, "link", link)
+    with pytest.raises(KeyboardInterrupt):
+        fileops.place(str(src), str(dst))
+    assert dst.read_bytes() == b"precious" and not src.exists()  # moved, then interrupted
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# -- the kept copy replaced while comparing or linking ----------------------------------------
+
+
+def _editor_save(path: str, content: bytes) -> None:
+    """What editors do: write a new file, rename it over the old one."""
+    Path(path + ".new").write_bytes(content)
+    os.replace(path + ".new", path)
+
+
+@pytest.mark.parametrize("action", [Action.DELETE, Action.HARDLINK, Action.SYMLINK])
+def test_kept_copy_replaced_during_the_comparison_saves_the_duplicate(tmp_path, store,
+                                                                      monkeypatch, action):
+    t = tmp_path / "t"
+    old = b"version 1 of the thesis " * 2000
+    make_tree(t, {"a_thesis.txt": old, "b_backup.txt": old})
+    plan = plan_removal(scan_groups(store, t), action=action, identical_only=True)
+    kept = plan.operations[0].kept.path
+    real_compare = fileops.compare
+
+    def compare(*args):
+        real_compare(*args)  # proven equal: to the bytes about to be replaced
+        _editor_save(kept, b"version 2, rewritten")
+
+    monkeypatch.setattr(fileops, "compare", compare)
+    result = execute(plan, store)
+    assert statuses(result) == {"b_backup.txt": "skipped"}
+    assert "the kept copy" in result.results[0].message
+    assert (t / "b_backup.txt").read_bytes() == old and not (t / "b_backup.txt").is_symlink()
+
+
+@pytest.mark.parametrize("action", [Action.HARDLINK, Action.SYMLINK])
+def test_kept_copy_replaced_just_before_linking_to_it(tmp_path, store, monkeypatch, action):
+    t = tmp_path / "t"
+    old = b"version 1 " * 500
+    make_tree(t, {"a": old, "b": old})
+    kept = str(t / "a")
+    name = "symlink" if action is Action.SYMLINK else "link"
+    real = getattr(os, name)
+
+    def make_link(src, dst, **kwargs):
+        if os.fsdecode(src) in (kept, os.path.abspath(kept)):
+            _editor_save(kept, b"version 2")  # after the last check, before the link
+        return real(src, dst, **kwargs)
+
+    monkeypatch.setattr(os, name, make_link)
+    result = execute(plan_removal(scan_groups(store, t), action=action), store)
+    assert statuses(result) == {"b": "skipped"}
+    assert "replaced just before linking" in result.results[0].message
+    assert (t / "b").read_bytes() == old and sorted(os.listdir(t)) == ["a", "b"]
+
+
+def test_a_failure_found_after_the_swap_says_the_file_was_replaced(tmp_path, store,
+                                                                   monkeypatch):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"S" * 100, "b": b"S" * 100})
+    real_replace = os.replace
+
+    def replace(src, dst):
+        real_replace(src, dst)
+        if os.fsdecode(dst) == str(t / "b"):
+            _editor_save(str(t / "a"), b"other")  # the symbolic link now shows other bytes
+
+    monkeypatch.setattr(os, "replace", replace)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.SYMLINK), store)
+    assert statuses(result) == {"b": "failed"}
+    assert "replaced by a symbolic link to" in result.results[0].message
+
+
+# -- the source replaced between the check and the move ---------------------------------------
+
+
+def test_a_file_replaced_just_before_moving_stays_and_is_skipped(tmp_path, store,
+                                                                 monkeypatch):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    make_tree(t, {"a": b"M" * 100, "b": b"M" * 100})
+    real_link = os.link
+
+    def link(src, dst, **kwargs):
+        if os.fsdecode(src) == str(t / "b"):
+            _editor_save(str(t / "b"), b"new work")  # after verify(), before the link
+        return real_link(src, dst, **kwargs)
+
+    monkeypatch.setattr(os, "link", link)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    assert statuses(result) == {"b": "skipped"}, result.describe()
+    assert "replaced by another file just before moving" in result.results[0].message
+    assert (t / "b").read_bytes() == b"new work" and os.listdir(dest) == []
+
+
+# -- file systems without hard links ---------------------------------------------------------
+
+
+def _no_hard_links(monkeypatch) -> None:
+    def link(src, dst, **kwargs):
+        raise PermissionError(errno.EPERM, "Operation not permitted", os.fsdecode(src))
+
+    monkeypatch.setattr(os, "link", link)
+
+
+def test_move_on_a_file_system_without_hard_links(tmp_path, store, monkeypatch):
+    t, dest = tmp_path / "t", tmp_path / "dest"
+    originals = make_tree(t, {"a/x": b"fat", "b/x": b"fat", "c/x": b"fat"})
+    occupant = make_tree(dest, {"b/x": b"already here"})
+    _no_hard_links(monkeypatch)
+    result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
+                                  target_dir=str(dest), roots=[str(t)]), store)
+    assert [r.status for r in result.results] == ["done", "done"], result.describe()
+    assert (dest / "b/x").read_bytes() == b"already here"
+    assert (dest / "b/x (1)").read_bytes() == b"fat" and (dest / "c/x").read_bytes() == b"fat"
+    assert_nothing_lost({**originals, **occupant}, tmp_path)
+
+
+@pytest.mark.skipif(fileops._renameat2() is None, reason="needs Linux renameat2")
+def test_the_no_hard_link_rename_never_replaces_a_file_that_just_appeared(tmp_path,
+                                                                          monkeypatch):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_bytes(b"mine")
+    dst.write_bytes(b"someone else's")
+    _no_hard_links(monkeypatch)
+    monkeypatch.setattr(os.path, "lexists", lambda p: False)  # it appears after any check
+    with pytest.raises(FileExistsError):
+        fileops.place(str(src), str(dst))
+    assert src.read_bytes() == b"mine" and dst.read_bytes() == b"someone else's"
+
+
+# -- similar files are not duplicates ------------------------------------------------------------
+
+
+def test_plan_says_how_many_files_are_only_similar(tmp_path, store):
+    t = tmp_path / "t"
+    make_tree(t, {"a": b"same content", "b": b"same content", "c": b"same c0ntent"})
+    groups = scan_groups(store, t, [[t / "a", t / "b", t / "c"]])
+    text = plan_removal(groups, action=Action.TRASH).describe()
+    assert "1 of these files are not identical to the kept copy (similar only)" in text
+    assert "similar only" not in plan_removal(groups, action=Action.TRASH,
+                                              identical_only=True).describe()
+
+
+@pytest.fixture
+def similar_pair(tmp_path, trash_home):
+    """A file and an edited version of it (only similar), scanned by the command line."""
+    from simgui.cli import main
+
+    rng = random.Random(1)
+    base = bytes(rng.getrandbits(8) for _ in range(50_000))
+    edited = bytearray(base)
+    edited[1000:1010] = b"NEW WORK!!"
+    data = tmp_path / "data"
+    make_tree(data, {"report.bin": base, "report-edited.bin": bytes(edited)})
+    os.utime(data / "report.bin", ns=(1, 10**9))  # the oldest: kept
+    db = str(tmp_path / "cli.db")
+    assert main(["scan", "-q", "--db", db, str(data)]) == 0
+    return data, db, bytes(edited)
+
+
+def test_cli_delete_never_deletes_a_file_that_is_only_similar(similar_pair, capsys):
+    from simgui.cli import main
+
+    data, db, edited = similar_pair
+    capsys.readouterr()
+    assert main(["remove", "--db", db, "--delete", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "--include-similar" in out and "Nothing to do" in out
+    assert (data / "report-edited.bin").read_bytes() == edited
+    assert main(["remove", "--db", db, "--delete", "--include-similar", "--yes"]) == 0
+    assert "not identical to the kept copy (similar only)" in capsys.readouterr().out
+    assert not (data / "report-edited.bin").exists()
+
+
+def test_cli_trash_of_similar_files_says_so(similar_pair, capsys):
+    from simgui.cli import main
+
+    data, db, edited = similar_pair
+    capsys.readouterr()
+    assert main(["remove", "--db", db, "--dry-run"]) == 0
+    assert "1 of these files are not identical" in capsys.readouterr().out
+    assert main(["remove", "--db", db, "--include-similar", "--dry-run"]) == 0
+    assert "1 of these files are not identical" in capsys.readouterr().out

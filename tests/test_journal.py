@@ -269,3 +269,68 @@ def test_a_version_1_store_gains_the_journal_and_keeps_its_files(tmp_path):
         assert s.schema_version == SCHEMA_VERSION >= 2
         assert s.connection.execute("SELECT count(*) FROM files").fetchone()[0] == 1
         assert journal.batches(s) == []
+
+
+# -- recovery never deletes an original on the strength of a look-alike ------------------------
+
+
+def test_recover_keeps_an_original_whose_target_name_holds_another_rows_file(
+        tmp_path, store, hard_crash):
+    """Two cameras' identical photos with one mtime map to the same target name; the
+    crash comes before the second is touched.  The first, moved there, is not the
+    second's copy."""
+    d, dest = tmp_path / "data", tmp_path / "dups"
+    originals = make_tree(d, {"keep/DCIM/img.jpg": b"JPEG" * 3000, "cam1/DCIM/img.jpg":
+                              b"JPEG" * 3000, "cam2/DCIM/img.jpg": b"JPEG" * 3000})
+    os.utime(d / "keep/DCIM/img.jpg", ns=(1, 1))  # the oldest: kept
+    for cam in ("cam1", "cam2"):
+        os.utime(d / cam / "DCIM/img.jpg", ns=(10**18, 10**18))  # cp -p look-alikes
+    plan = plan_removal(scan_groups(store, d), action=Action.MOVE, target_dir=str(dest),
+                        roots=[str(d / "cam1"), str(d / "cam2"), str(d / "keep")])
+    assert [op.target for op in plan.operations] == [str(dest / "DCIM/img.jpg")] * 2
+    real_relocate = fileops.relocate
+
+    def relocate(*args, **kwargs):
+        if os.path.exists(dest):
+            raise Crash()  # before the second file
+        return real_relocate(*args, **kwargs)
+
+    hard_crash.setattr(fileops, "relocate", relocate)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    hard_crash.setattr(fileops, "relocate", real_relocate)
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["done", "skipped"]
+    assert (d / "cam2/DCIM/img.jpg").exists()  # never moved: not deleted by recovery
+    assert_nothing_lost(originals, tmp_path)
+    back = journal.undo(store)
+    assert [r.status for r in back.results] == ["done"]
+    assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_recover_leaves_both_when_a_look_alike_predates_the_batch(tmp_path, store,
+                                                                  hard_crash):
+    """The user's own copy (cp -p) already sits at the target name: same bytes, size and
+    mtime.  It may not be this batch's copy, so recovery deletes nothing."""
+    dest = tmp_path / "dest"
+    t, originals, plan = five_copies(tmp_path, store, action=Action.MOVE, target_dir=str(dest),
+                                     roots=[str(tmp_path / "t")])
+    dest.mkdir()
+    users_copy = dest / "1.bin"
+    users_copy.write_bytes((t / "1.bin").read_bytes())
+    st = os.stat(t / "1.bin")
+    os.utime(users_copy, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    def relocate(*args, **kwargs):
+        raise Crash()  # before the first file
+
+    hard_crash.setattr(fileops, "relocate", relocate)
+    with pytest.raises(Crash):
+        execute(plan, store)
+    # the look-alike was made long before the batch began
+    store.connection.execute("UPDATE batches SET created_at = created_at + 3600")
+    settled = journal.recover(store)
+    assert [e.state for e in settled] == ["unknown", "skipped", "skipped", "skipped"]
+    assert "cannot be proven" in settled[0].message and "both are left" in settled[0].message
+    assert (t / "1.bin").exists() and users_copy.exists()
+    assert {p: Path(p).read_bytes() for p in originals} == originals

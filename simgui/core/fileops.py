@@ -12,12 +12,16 @@ A failure is never reported as success.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import enum
-import functools
 import errno
+import functools
 import os
+import signal
 import stat
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -83,6 +87,16 @@ class Identity(NamedTuple):
     def matches(self, st: os.stat_result) -> bool:
         return self.same_inode(st) and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
 
+    @classmethod
+    def of_stat(cls, st: os.stat_result) -> Identity:
+        return cls(st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
+
+
+def file_key(m: Member) -> tuple[int, int]:
+    """(device, inode) of a member, normalised like :meth:`Identity.same_inode`: two
+    paths with one key are two names of one file, never two copies."""
+    return m.device % 2**64, m.inode % 2**64
+
 
 # -- plans ----------------------------------------------------------------------
 
@@ -120,6 +134,12 @@ class Plan:
     left_alone: int = 0  # files neither kept nor acted on (not identical, reference, ...)
     target_dir: str | None = None
     identical_only: bool = False
+    other_names: int = 0  # of left_alone: another name of a file that stays (same inode)
+
+    @property
+    def similar_only(self) -> int:
+        """Operations on files that are not identical to the kept copy, only similar."""
+        return sum(not _identical(op.member, op.kept) for op in self.operations)
 
     @property
     def files(self) -> int:
@@ -146,8 +166,15 @@ class Plan:
             if any(op.by_identity for op in self.operations):
                 lines.append("Each file is compared byte for byte with the kept copy right "
                              "before acting.")
+            if similar := self.similar_only:
+                lines.append(f"{similar:,} of these files are not identical to the kept copy "
+                             "(similar only)" + (": what differs in them is deleted for good."
+                                                 if self.action is Action.DELETE else "."))
         if self.left_alone:
             lines.append(f"{self.left_alone:,} other files of these groups are left alone.")
+        if self.other_names:
+            lines.append(f"{self.other_names:,} of them are another name of a file that stays "
+                         "(same device and inode), not a copy of it.")
         if self.refused:
             lines.append(f"{len(self.refused):,} groups refused, nothing in them is touched:")
             lines += [f"  group {r.group_id}: {r.reason}" for r in self.refused[:20]]
@@ -218,16 +245,30 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
                     group.id, "every file is marked: at least one must stay"))
                 continue
             kept = min([m for m in stay if m.path in protected] or stay, key=_RULE_KEYS[keep])
+        chosen, aliases = _drop_other_names(chosen, stay)
         ops, reason, left = _group_ops(group, chosen, kept, stay, action, keep, by_identity,
                                        marked is not None, target_dir, roots)
         if reason:
             plan.refused.append(Refusal(group.id, reason))
             continue
         plan.left_alone += left
+        plan.other_names += aliases
         if ops:
             plan.kept[group.id] = kept
             plan.operations += ops
     return plan
+
+
+def _drop_other_names(chosen: list[Member], stay: list[Member]) -> tuple[list[Member], int]:
+    """The chosen files that are not another name of a file that stays, and how many were.
+
+    One file reached by two paths (a folder scanned directly and through a symbolic
+    link, a bind mount) has one (device, inode): acting on the second path would
+    destroy the copy kept.  A hard link has one too; removing it would free nothing.
+    """
+    staying = {file_key(s) for s in stay}
+    acted = [m for m in chosen if file_key(m) not in staying]
+    return acted, len(chosen) - len(acted)
 
 
 def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, target_dir,
@@ -417,8 +458,13 @@ def run_batch(store: Store, batch_id: int, action: str,
                 result.results.append(FileResult(path, "skipped", outcome.message, None, size))
                 recorder.add(seq, outcome)
         recorder.finish("cancelled" if result.cancelled else "completed")
-    except BaseException:
+    except BaseException as exc:
         recorder.flush_quietly()  # a crash: keep what is known, recover() does the rest
+        if isinstance(exc, KeyboardInterrupt):
+            # Ctrl-C, maybe in the middle of a file: the file system tells what happened
+            # to it, so that a move completed as the signal came is journaled as done
+            LIVE_BATCHES.discard(batch_id)
+            _settle_quietly(store, batch_id)
         raise
     finally:
         LIVE_BATCHES.discard(batch_id)
@@ -426,6 +472,13 @@ def run_batch(store: Store, batch_id: int, action: str,
         progress(Progress(action, len(steps), len(steps), done_bytes, total_bytes,
                           time.monotonic() - started))
     return result
+
+
+def _settle_quietly(store: Store, batch_id: int) -> None:
+    try:
+        journal.settle(store, batch_id)
+    except Exception:
+        pass  # the rows stay 'planned': recover() will find out
 
 
 def _guarded(do: Callable[[], Outcome]) -> Outcome:
@@ -446,10 +499,12 @@ def _step(op: Operation, batch_id: int, seq: int) -> Callable[[], Outcome]:
     temp = temp_name(op, batch_id, seq)
 
     def do() -> Outcome:
-        verify(op.path, ident)
-        verify(op.kept.path, kept, what="the kept copy ")
+        check_before_acting(op.path, ident, op.kept.path, kept)
         if op.by_identity:
             compare(op.path, ident, op.kept.path, kept)
+            # the comparison may take long: what it proved must still be on disk now
+            # (an editor saving the kept file renames a new file over it)
+            check_before_acting(op.path, ident, op.kept.path, kept)
         if op.action is Action.DELETE:
             os.unlink(op.path)
             return Outcome("done", "deleted")
@@ -463,6 +518,15 @@ def _step(op: Operation, batch_id: int, seq: int) -> Callable[[], Outcome]:
 
 
 # -- proofs -----------------------------------------------------------------------
+
+
+def check_before_acting(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
+    """Raise Skip unless ``path`` and the kept copy are still the files scanned, and
+    are two files: not one file under two names."""
+    st = verify(path, ident)
+    kept_st = verify(kept, kept_ident, what="the kept copy ")
+    if os.path.samestat(st, kept_st):
+        raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
 
 
 def verify(path: str, ident: Identity, what: str = "") -> os.stat_result:
@@ -487,8 +551,17 @@ def verify(path: str, ident: Identity, what: str = "") -> os.stat_result:
 def compare(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
     """Raise Skip unless both files (still the ones scanned) hold the same bytes."""
     with _open_checked(path, ident) as a, _open_checked(kept, kept_ident) as b:
+        if os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno())):
+            # a file always equals itself: that proves nothing about a second copy
+            raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
         if not same_content(a, b):
             raise Skip(f"content differs from the kept copy {kept}")
+        # written in place while being read (same inode, new mtime): the bytes read
+        # may be a mix of old and new
+        if not ident.matches(os.fstat(a.fileno())):
+            raise Skip(f"{path} changed while being compared")
+        if not kept_ident.matches(os.fstat(b.fileno())):
+            raise Skip(f"the kept copy {kept} changed while being compared")
 
 
 def same_content(a, b) -> bool:
@@ -525,28 +598,130 @@ def why(exc: OSError) -> str:
 # -- moving -----------------------------------------------------------------------
 
 
-def place(src: str, dst: str) -> None:
+def place(src: str, dst: str, ident: Identity | None = None) -> None:
     """Give ``src`` the name ``dst`` on the same file system, never replacing a file.
 
     link + unlink is an atomic no-overwrite rename; a crash between them
-    leaves two names of one file, never a lost one.
+    leaves two names of one file, never a lost one.  With ``ident``, the file
+    given the new name must be that one: ``src`` may have been replaced since it
+    was verified, and then it stays where it is (Skip says so).
     """
-    try:
-        os.link(src, dst, follow_symlinks=False)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK,
-                             errno.ENOSYS):
+    with _sigint_deferred():
+        try:
+            os.link(src, dst, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            _rename_no_replace(src, dst, ident)
+            return
+        try:
+            if ident is not None and not ident.matches(os.lstat(dst)):
+                raise Skip(f"{src} was replaced by another file just before moving it; "
+                           "left in place")
+            os.unlink(src)
+        except BaseException as exc:
+            if not _unlink_second_name(src, dst) and isinstance(exc, Skip):
+                raise OSError(errno.EIO, f"{src} was replaced while being moved; the file now "
+                                         f"at {dst} could not be taken back", dst) from None
             raise
-        # a file system without hard links (FAT, some shares): check, then rename
-        if os.path.lexists(dst):
-            raise FileExistsError(errno.EEXIST, "file exists", dst) from None
-        os.rename(src, dst)
-        return
+
+
+# link() fails with these where the file system has no hard links (FAT, exFAT, shares)
+_NO_HARD_LINKS = (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS)
+
+
+def _unlink_second_name(src: str, dst: str) -> bool:
+    """Undo ``link(src, dst)`` after a failure; True if undone.
+
+    Only while ``src`` is still a name of the same file: if it is gone, the unlink
+    did happen (Ctrl-C lands as the call returns) and ``dst`` is now the only name
+    of the file, so the move is complete and removing ``dst`` would lose it.
+    """
+    src_st, dst_st = _lstat_or_none(src), _lstat_or_none(dst)
+    if src_st is None or dst_st is None or not os.path.samestat(src_st, dst_st):
+        return False
+    os.unlink(dst)
+    return True
+
+
+def _lstat_or_none(path: str) -> os.stat_result | None:
     try:
-        os.unlink(src)
-    except BaseException:
-        os.unlink(dst)  # roll back: the original name stays
-        raise
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Hold Ctrl-C back while a file is between two names.
+
+    A KeyboardInterrupt raised inside the link/unlink pair (or as ``unlink`` returns)
+    cuts the step where nothing records what happened; here the signal is noted and
+    the previous handler runs once the pair is done.  Blocking SIGINT with
+    pthread_sigmask would not do: CPython runs Python signal handlers in the main
+    thread whichever thread the kernel delivers the signal to, so a signal landing on
+    another thread still interrupts the main one.  Only the main thread can set
+    handlers, and only it receives KeyboardInterrupt; elsewhere nothing is changed.
+    """
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_DFL, SIG_IGN, not ours to set: a crash, if anything
+        yield
+        return
+    caught: list = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            previous(signal.SIGINT, caught[0])  # usually raises KeyboardInterrupt
+
+
+def _rename_no_replace(src: str, dst: str, ident: Identity | None) -> None:
+    """Rename ``src`` to ``dst``, raising FileExistsError rather than replacing a file."""
+    if ident is not None:
+        verify(src, ident)  # no link to check afterwards: check before
+    if _renameat2_noreplace(src, dst):
+        return
+    # no renameat2 (not Linux, old C library or kernel, or a file system that refuses
+    # the flag): check, then rename; a file created at dst in between is replaced
+    if os.path.lexists(dst):
+        raise FileExistsError(errno.EEXIST, "file exists", dst)
+    os.rename(src, dst)
+
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+
+
+@functools.lru_cache(maxsize=1)
+def _renameat2():
+    """libc's renameat2 (Linux, glibc >= 2.28), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def _renameat2_noreplace(src: str, dst: str) -> bool:
+    """Atomic rename that never replaces ``dst``: True when done, False when not available
+    here; FileExistsError when ``dst`` exists, OSError on other errors."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False  # the kernel or this file system does not know the flag
+    raise OSError(err, os.strerror(err), src, None, dst)
 
 
 def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool) -> Outcome:
@@ -557,7 +732,7 @@ def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool)
         if os.path.lexists(target):
             continue
         try:
-            place(src, target)
+            place(src, target, ident)
         except FileExistsError:
             continue  # taken since we looked
         except OSError as exc:
@@ -566,7 +741,8 @@ def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool)
             return _copy_across(src, ident, target, temp, free_name)
         st = os.lstat(target)
         if not ident.matches(st) or os.path.lexists(src) and os.path.samestat(st, os.lstat(src)):
-            raise OSError(errno.EIO, "move could not be confirmed", target)
+            raise OSError(errno.EIO, f"moved, but the file now at {target} is not the one "
+                                     "scanned, or is still at its old place too", target)
         return Outcome("done", _moved(dst, target), target, _undo("move", target, st))
     raise Skip(f"{dst} is taken by another file")
 
@@ -596,6 +772,7 @@ def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool
                 os.fchmod(f_out.fileno(), stat.S_IMODE(st.st_mode))
                 os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
                 os.fsync(f_out.fileno())
+                copy = Identity.of_stat(os.fstat(f_out.fileno()))
             with open(temp, "rb", buffering=0) as check:
                 if not same_content(f_in, check):
                     raise OSError(errno.EIO, "the copy differs from the original", temp)
@@ -604,7 +781,7 @@ def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool
             target = None
             for name in candidates(dst) if free_name else [dst]:
                 try:
-                    place(temp, name)
+                    place(temp, name, copy)
                 except FileExistsError:
                     continue
                 target = name
@@ -616,13 +793,24 @@ def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool
             raise
     _fsync_dir(os.path.dirname(target))
     try:
-        verify(src, ident)  # not changed since the copy: the copy is the whole file
-        os.unlink(src)
-    except BaseException:
-        _remove_quietly(target)  # the original stays; the copy goes
+        with _sigint_deferred():
+            verify(src, ident)  # not changed since the copy: the copy is the whole file
+            os.unlink(src)
+    except BaseException as exc:
+        # roll back only while the original is intact: if it is gone (Ctrl-C as unlink
+        # returned), the copy is the file now
+        if _intact(src, ident):
+            _remove_quietly(target)  # the original stays; the copy goes
+        elif isinstance(exc, Skip):
+            raise Skip(f"{exc}; the copy made before is left at {target}") from None
         raise
     return Outcome("done", _moved(dst, target) + " (copied to another file system)", target,
                    _undo("move", target, os.lstat(target)))
+
+
+def _intact(path: str, ident: Identity) -> bool:
+    st = _lstat_or_none(path)
+    return st is not None and stat.S_ISREG(st.st_mode) and ident.matches(st)
 
 
 def copy_data(f_in, f_out) -> None:
@@ -669,19 +857,28 @@ def link(path: str, ident: Identity, kept: str, kept_ident: Identity, temp: str,
     ``path`` atomically, confirm; on failure the temporary name goes, ``path`` stays."""
     if not symbolic and ident.same_inode(os.lstat(kept)):
         raise Skip(f"already a hard link of {kept}")
+    kind = "symbolic" if symbolic else "hard"
     if symbolic:
         os.symlink(os.path.abspath(kept), temp)
     else:
         os.link(kept, temp, follow_symlinks=False)
     try:
+        # a link goes to whatever has the name 'kept' now: it must be the file compared
+        if not kept_ident.matches(os.stat(temp) if symbolic else os.lstat(temp)):
+            raise Skip(f"the kept copy {kept} was replaced just before linking to it")
         verify(path, ident)  # last look right before the swap
         os.replace(temp, path)
     except BaseException:
         _remove_quietly(temp)
         raise
-    if not is_link_to(path, kept, kept_ident, symbolic):
-        raise OSError(errno.EIO, "the link could not be confirmed", path)
-    return Outcome("done", f"{'symbolic' if symbolic else 'hard'} link to {kept}")
+    # a symbolic link holds a name, not the bytes: the kept copy must still be them
+    if not is_link_to(path, kept, kept_ident, symbolic) or (
+            symbolic and not _intact(kept, kept_ident)):
+        # too late to roll back: say what happened, not just that it failed
+        raise OSError(errno.EIO, f"replaced by a {kind} link to {kept}, but the link or the "
+                                 "kept copy could not be confirmed afterwards: check both",
+                      path)
+    return Outcome("done", f"{kind} link to {kept}")
 
 
 def is_link_to(path: str, kept: str, kept_ident: Identity, symbolic: bool) -> bool:

@@ -243,60 +243,110 @@ def recover(store: Store) -> list[Entry]:
 
     Batches still running in a live process are left alone.  Besides reading,
     recovery only removes its own temporary names when the original is intact,
-    and finishes a move caught between its two names of one file.
+    and finishes a move caught between its two names of one file, or whose copy
+    is provably this batch's.  When in doubt it leaves both files.
     """
     from simgui.core import fileops
 
-    db = store.connection
+    running = store.connection.execute(
+        "SELECT id, pid, host FROM batches WHERE status = 'running'").fetchall()
     settled: list[Entry] = []
-    running = db.execute(
-        "SELECT id, pid, host, undo_of FROM batches WHERE status = 'running'").fetchall()
-    for batch_id, pid, host, undo_of in running:
+    for batch_id, pid, host in running:
         if batch_id in fileops.LIVE_BATCHES or _alive(pid, host):
             continue
-        rows = db.execute(
-            "SELECT seq, action, path, size, mtime_ns, device, inode, content_hash, kept, "
-            "kept_device, kept_inode, target, temp, id FROM journal "
-            "WHERE batch_id = ? AND state = 'planned' ORDER BY seq", (batch_id,)).fetchall()
-        recorder = Recorder(store, batch_id)
-        for row in rows:
-            outcome = _settle(fileops, row)
-            if undo_of is not None and outcome.state == "done":
-                # a restore that happened: its entry in the undone batch is undone
-                original = db.execute("SELECT id FROM journal WHERE batch_id = ? AND path = ? "
-                                      "AND state = 'done' AND undone_by IS NULL",
-                                      (undo_of, row[11])).fetchone()
-                if original:
-                    outcome = dataclasses.replace(outcome, undoes=original[0])
-            recorder.add(row[0], outcome)
-        recorder.finish("interrupted")
-        ids = [row[13] for row in rows]
-        settled += [e for e in entries(store, batch_id) if e.id in ids]
+        settled += settle(store, batch_id)
     return settled
 
 
-def _settle(fileops, row):
+def settle(store: Store, batch_id: int) -> list[Entry]:
+    """Settle the 'planned' rows of one batch that is not running any more (a crash,
+    or Ctrl-C in this process) and mark it interrupted; returns those rows."""
+    from simgui.core import fileops
+
+    db = store.connection
+    undo_of, created_at = db.execute(
+        "SELECT undo_of, created_at FROM batches WHERE id = ?", (batch_id,)).fetchone()
+    rows = db.execute(
+        "SELECT seq, action, path, size, mtime_ns, device, inode, content_hash, kept, "
+        "kept_device, kept_inode, target, temp, id FROM journal "
+        "WHERE batch_id = ? AND state = 'planned' ORDER BY seq", (batch_id,)).fetchall()
+    context = _BatchContext.of(db, batch_id, created_at)
+    recorder = Recorder(store, batch_id)
+    for row in rows:
+        outcome = _settle(fileops, row, context)
+        if outcome.state == "done" and outcome.target:
+            context.claimed.setdefault(outcome.target, row[0])
+        if undo_of is not None and outcome.state == "done":
+            # a restore that happened: its entry in the undone batch is undone
+            original = db.execute("SELECT id FROM journal WHERE batch_id = ? AND path = ? "
+                                  "AND state = 'done' AND undone_by IS NULL",
+                                  (undo_of, row[11])).fetchone()
+            if original:
+                outcome = dataclasses.replace(outcome, undoes=original[0])
+        recorder.add(row[0], outcome)
+    recorder.finish("interrupted")
+    ids = {row[13] for row in rows}
+    return [e for e in entries(store, batch_id) if e.id in ids]
+
+
+# a copy made by the batch has an inode change time after the batch began; file
+# system clocks are coarse (a kernel tick) and lag time.time() a little
+_CLOCK_SLACK_NS = 1_000_000_000
+
+
+@dataclass
+class _BatchContext:
+    """What tells this batch's copies from look-alike files that were there before."""
+
+    started_ns: int
+    files: set  # (device, inode) of every file the batch names (sources, kept copies)
+    claimed: dict  # name -> seq of the row whose file it is (done rows, and settled ones)
+
+    @classmethod
+    def of(cls, db, batch_id: int, created_at: float) -> _BatchContext:
+        files, claimed = set(), {}
+        for seq, state, device, inode, kept_device, kept_inode, target in db.execute(
+                "SELECT seq, state, device, inode, kept_device, kept_inode, target FROM journal "
+                "WHERE batch_id = ?", (batch_id,)):
+            files.add((device % 2**64, inode % 2**64))
+            if kept_inode is not None:
+                files.add((kept_device % 2**64, kept_inode % 2**64))
+            if state == "done" and target is not None:
+                claimed.setdefault(_s(target), seq)
+        return cls(int(created_at * 1e9) - _CLOCK_SLACK_NS, files, claimed)
+
+    def made_by_us(self, st, seq: int, name: str) -> bool:
+        """Can the file ``st`` at ``name`` only be the copy row ``seq`` made?"""
+        return (self.claimed.get(name, seq) == seq
+                and st.st_ctime_ns >= self.started_ns
+                and (st.st_dev % 2**64, st.st_ino % 2**64) not in self.files)
+
+
+_UNTOUCHED = "not done: the batch stopped before this file"
+
+
+def _settle(fileops, row, context: _BatchContext):
     """What really happened to one planned row, judged from the file system."""
     Outcome, Identity = fileops.Outcome, fileops.Identity
-    (_, action, path, size, mtime_ns, device, inode, content_hash, kept, kept_device,
+    (seq, action, path, size, mtime_ns, device, inode, content_hash, kept, kept_device,
      kept_inode, target, temp, entry_id) = row
     path, kept, target, temp = _s(path), _s(kept), _s(target), _s(temp)
     ident = Identity(size, mtime_ns, device, inode)
     st = _lstat(path)
     intact = st is not None and ident.matches(st)
-    untouched = "not done: the batch stopped before this file"
     if action in ("hardlink", "symlink"):
         kept_ident = Identity(0, 0, kept_device, kept_inode)
         symbolic = action == "symlink"
         if fileops.is_link_to(path, kept, kept_ident, symbolic):
             return Outcome("done", f"{action} to {kept} (found by recovery)")
         if temp and fileops.is_link_to(temp, kept, kept_ident, symbolic):
-            if intact:
-                os.unlink(temp)  # only an extra name of the kept file
-        return _untouched(st, intact, untouched, Outcome)
+            # only an extra name of the kept file (never its last one)
+            if intact and (symbolic or os.lstat(temp).st_nlink >= 2):
+                os.unlink(temp)
+        return _untouched(st, intact, _UNTOUCHED, Outcome)
     if action in ("trash", "delete"):
         if st is not None:
-            return _untouched(st, intact, untouched, Outcome)
+            return _untouched(st, intact, _UNTOUCHED, Outcome)
         if action == "delete":
             return Outcome("done", "gone: deleted before the interruption")
         found = fileops.find_in_trash(path, ident)
@@ -305,31 +355,67 @@ def _settle(fileops, row):
         at, info = found
         return Outcome("done", f"sent to the trash: {at} (found by recovery)", at,
                        fileops._undo("trash", at, os.lstat(at), info=info))
-    # move (or restore): the file may be at the target or at a free variant of it
+    return _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, target,
+                        temp, context)
+
+
+def _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, target, temp,
+                 context: _BatchContext):
+    """A move (or restore): the file may be at the target or at a free variant of it.
+
+    The original is removed only when the file at the target is provably this row's:
+    the same file under its new name (cut between link and unlink), or a copy made
+    since the batch began, of no file the batch names, claimed by no other row, with
+    the same bytes.  Two identical files (cp -p) look alike in everything else.
+    """
+    Outcome = fileops.Outcome
     names = fileops.candidates(target) if action == "move" else [target]
+    doubt = None
     for name in names:
         there = _lstat(name)
         if there is None:
             break
-        same = ident.same_inode(there)
-        copy = (not same and there.st_size == size and there.st_mtime_ns == mtime_ns
-                and content_hash is not None and _hash(name) == content_hash)
-        if not (same or copy):
+        if context.claimed.get(name, seq) != seq:
+            continue  # another row's file
+        if ident.same_inode(there):
+            # the file under its new name; with a single link, though, ``path`` and
+            # ``name`` are one entry reached by two paths (a symbolic link on the way)
+            mine = st is None or (intact and there.st_nlink >= 2)
+        elif (there.st_size == ident.size and there.st_mtime_ns == ident.mtime_ns
+              and content_hash is not None and _hash(name) == content_hash):
+            if not context.made_by_us(there, seq, name):
+                doubt = doubt or name  # looks like our copy, may be the user's own
+                continue
+            mine = st is None or (intact and _same_bytes(path, name))
+        else:
             continue
-        undo = fileops._undo(action, name, there)
+        if not mine:
+            continue
+        undo = fileops._undo(action, name, there) if action == "move" else None
+        _drop_temp_beside(temp, there)
         if st is None:
-            return Outcome("done", f"moved to {name} (found by recovery)", name,
-                           undo if action == "move" else None)
-        if intact and (same or _same_bytes(path, name)):
-            # cut off between placing the file and removing its old name: finish
-            os.unlink(path)
-            return Outcome("done", f"moved to {name} (finished by recovery)", name,
-                           undo if action == "move" else None)
+            return Outcome("done", f"moved to {name} (found by recovery)", name, undo)
+        # cut off between placing the file and removing its old name: finish
+        os.unlink(path)
+        return Outcome("done", f"moved to {name} (finished by recovery)", name, undo)
     if temp and intact and _lstat(temp) is not None:
         os.unlink(temp)  # a partial copy, and the original is intact
+    if doubt is not None:
+        where = ("is intact" if intact else "changed since the scan" if st is not None
+                 else "is gone from its place")
+        return Outcome("unknown", f"the original {where}, and {doubt} holds the same bytes but "
+                                  "cannot be proven to be this batch's copy: recovery removed "
+                                  "nothing, both are left as they are")
     if st is not None:
-        return _untouched(st, intact, untouched, Outcome)
+        return _untouched(st, intact, _UNTOUCHED, Outcome)
     return Outcome("unknown", f"gone from its place, and not found at {target}")
+
+
+def _drop_temp_beside(temp: str | None, placed) -> None:
+    """Remove the temporary name left by a cut place(temp, name): an extra name only."""
+    there = _lstat(temp)
+    if there is not None and os.path.samestat(there, placed):
+        os.unlink(temp)
 
 
 def _untouched(st, intact: bool, untouched: str, Outcome):
