@@ -306,10 +306,13 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
     last_save = last_report = time.monotonic()
     stop = threading.Event()
 
-    def work(found: _Found) -> tuple[_Found, FileRecord]:
-        if stop.is_set():
-            raise Cancelled()
-        return found, read_file(found.path, tags)
+    def work(batch: list[_Found]) -> list[tuple[_Found, FileRecord]]:
+        done = []
+        for found in batch:
+            if stop.is_set():
+                break  # cancelled: hand back what is read
+            done.append((found, read_file(found.path, tags)))
+        return done
 
     def accept(found: _Found, record: FileRecord) -> None:
         if record.error is None:
@@ -336,7 +339,7 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
             issues_to_save.clear()
         last_save = time.monotonic()
 
-    queue = iter(to_read)
+    queue = iter(_batches(to_read))
     in_flight: set[Future] = set()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simgui-read") as pool:
         try:
@@ -352,9 +355,9 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
                                        return_when=FIRST_COMPLETED)
                 current = ""
                 for future in done:
-                    found, record = future.result()
-                    current = found.path
-                    accept(found, record)
+                    for found, record in future.result():
+                        current = found.path
+                        accept(found, record)
                 now = time.monotonic()
                 if len(pending) >= _SAVE_EVERY_FILES or now - last_save >= _SAVE_EVERY_SECONDS:
                     save()
@@ -373,12 +376,28 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
             for future in in_flight:
                 if not future.cancelled():
                     try:
-                        accept(*future.result())
+                        for found, record in future.result():
+                            accept(found, record)
                     except BaseException:
                         continue
             save()
             raise
         save()
+
+
+def _batches(files: list[_Found], max_files: int = 64, max_bytes: int = 8 << 20):
+    """Files in small batches: one task per file made the GIL-bound bookkeeping,
+    not the GIL-free reading, the bottleneck on trees of small files."""
+    batch: list[_Found] = []
+    size = 0
+    for found in files:
+        batch.append(found)
+        size += found.size
+        if len(batch) >= max_files or size >= max_bytes:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 def _normalise_roots(roots: Iterable[str | os.PathLike]) -> list[str]:
