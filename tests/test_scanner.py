@@ -156,6 +156,7 @@ def test_excludes_and_minimum_size(tmp_path, store):
 
 def test_cancel_keeps_a_consistent_store_and_next_scan_resumes(tmp_path, store, monkeypatch):
     monkeypatch.setattr(scanner_module, "_SAVE_EVERY_FILES", 5)
+    monkeypatch.setattr(scanner_module, "_BATCH_FILES", 1)
     root = make_tree(tmp_path / "t", {f"f{i:03d}": bytes([i]) * 1000 for i in range(60)})
     reports = []
 
@@ -176,6 +177,7 @@ def test_cancel_keeps_a_consistent_store_and_next_scan_resumes(tmp_path, store, 
 
 def test_crash_while_saving_leaves_earlier_batches_intact(tmp_path, store, monkeypatch):
     monkeypatch.setattr(scanner_module, "_SAVE_EVERY_FILES", 5)
+    monkeypatch.setattr(scanner_module, "_BATCH_FILES", 1)
     root = make_tree(tmp_path / "t", {f"f{i:03d}": bytes([i]) * 100 for i in range(30)})
     real_save = Store.save_files
     calls = []

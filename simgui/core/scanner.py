@@ -35,6 +35,8 @@ _READ_SIZE = 1 << 20
 _SAVE_EVERY_FILES = 500
 _SAVE_EVERY_SECONDS = 1.0
 _PROGRESS_EVERY_SECONDS = 0.1
+_BATCH_FILES = 64  # files a reader task takes at once ...
+_BATCH_BYTES = 8 << 20  # ... or this many bytes, whichever comes first
 
 
 @dataclass(frozen=True)
@@ -385,7 +387,7 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
         save()
 
 
-def _batches(files: list[_Found], max_files: int = 64, max_bytes: int = 8 << 20):
+def _batches(files: list[_Found]):
     """Files in small batches: one task per file made the GIL-bound bookkeeping,
     not the GIL-free reading, the bottleneck on trees of small files."""
     batch: list[_Found] = []
@@ -393,7 +395,7 @@ def _batches(files: list[_Found], max_files: int = 64, max_bytes: int = 8 << 20)
     for found in files:
         batch.append(found)
         size += found.size
-        if len(batch) >= max_files or size >= max_bytes:
+        if len(batch) >= _BATCH_FILES or size >= _BATCH_BYTES:
             yield batch
             batch, size = [], 0
     if batch:
