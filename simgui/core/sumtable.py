@@ -57,7 +57,7 @@ template; the count lives in bits 0..23 and is folded before it could reach
 bit 24), and the tally, unrolled 8 frames at a time, ORs ``x >> (31 - j)`` of
 the old bin values into one byte: 8 frames' flags in 8 bits for one shift and
 one OR each.  Without, the flag is bit 15 of the class lookup.  The flags of a
-block of 4096 frames are turned into a list of flagged frames, and each
+block of 16384 frames are turned into a list of flagged frames, and each
 flagged frame f is tested exactly, together with f-1, against a table over
 the frame and the top 6 bits of the next byte (all a close pair can reach)
 that gives the windows of the close pairs starting in the frame.  The tests do
@@ -91,7 +91,7 @@ _HIST_FROM = 128 << 10  # inputs longer than this tally into the builder's own h
 _COUNT_MASK = (1 << 24) - 1  # histogram bin: count in bits 0..23, bits 24..30 zero,
 _FLAG = 1 << 31  # ... and the prefilter flag in bit 31
 _FOLD_LIMIT = _COUNT_MASK  # frames a histogram may take between folds
-_BLOCK = 1 << 12  # frames per hot-loop block
+_BLOCK = 1 << 14  # frames per hot-loop block
 # run kinds of a frame, for 0x00 / 0xFF tags
 _ZERO_END, _ONES_END, _ZERO_START, _ONES_START = 1, 2, 3, 4
 
@@ -167,6 +167,10 @@ def _period_one_weight(b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return (c == 0) | ((b != 0) & (c != 0) & (_TZ8[b] + _LZ8[c] >= 8))
 
 
+_ZERO_WEIGHT = _FRAME[_period_one_weight(_FIRST, _SECOND)]  # frames adding 1 to tag 0x00
+_ONES_WEIGHT = _FRAME[_period_one_weight(_FIRST ^ 0xFF, _SECOND ^ 0xFF)]  # ... to 0xFF
+
+
 def _frames_matching(mask: int, value: int) -> np.ndarray:
     """The (little-endian) frames whose big-endian bits under ``mask`` are ``value``."""
     free = [i for i in range(16) if not (mask >> i) & 1]
@@ -175,6 +179,43 @@ def _frames_matching(mask: int, value: int) -> np.ndarray:
     for k, bit in enumerate(free):
         big |= ((pick >> k) & 1) << bit
     return ((big & 0xFF) << 8) | (big >> 8)
+
+
+@functools.lru_cache(maxsize=256)
+def _close_pairs_of(tag: int) -> tuple[list, np.ndarray]:
+    """Every close pair of ``tag`` a frame can start, and the frames it flags.
+
+    A pair is a (period d, offset s) pattern: the tag, then its bits again d
+    later.  Each comes as the frames whose bits it fixes, the range of
+    next-byte top-6-bit values it allows (all a close pair can reach), and its
+    two windows.  The prefilter judges each pattern in whichever frame, the
+    one it starts in or the next, holds more of its bits.  Patterns are
+    enumerated, never searched for.
+    """
+    items, flagged = [], []
+    periods = [d for d in range(1, 8) if (tag >> d) == (tag & ((1 << (8 - d)) - 1))]
+    for d in periods:
+        length = 8 + d
+        pattern = (tag << d) | (tag & ((1 << d) - 1))  # the tag, its last d bits again
+        minimal = not any(d % e == 0 for e in periods if e < d)  # else implied by e
+        for s in range(8):
+            in_frame = min(16, s + length) - s
+            shift = 16 - s - in_frame
+            frames = _frames_matching(((1 << in_frame) - 1) << shift,
+                                      (pattern >> (length - in_frame)) << shift)
+            spill = max(s + length - 16, 0)  # pattern bits in the next byte
+            first = (pattern & ((1 << spill) - 1)) << (6 - spill)
+            items.append((frames, first, first + (1 << (6 - spill)), (1 << s) | (1 << (s + d))))
+            if not minimal:
+                continue
+            in_next = s + d  # its bits at positions 8.., in the next frame
+            if in_frame >= in_next:
+                flagged.append(frames)
+            else:
+                tail = pattern & ((1 << in_next) - 1)
+                flagged.append(_frames_matching(((1 << in_next) - 1) << (16 - in_next),
+                                                tail << (16 - in_next)))
+    return items, np.concatenate(flagged) if flagged else np.zeros(0, np.int64)
 
 
 def _build(tags: tuple[int, ...], zero_tag: int, ones_tag: int):
@@ -187,56 +228,31 @@ def _build(tags: tuple[int, ...], zero_tag: int, ones_tag: int):
     replayed = tag_index.copy()  # the tags whose matches replays judge
     replayed[[t for t in (0x00, 0xFF) if t in tags]] = -1
     # (tag, frame) once per unit a frame adds to the tag
-    adds = [(replayed[(_BIG_ENDIAN >> (8 - s)) & 0xFF], _FRAME) for s in range(8)]
-    if zero_tag >= 0:
-        adds.append((zero_tag, _FRAME[_period_one_weight(_FIRST, _SECOND)]))
-    if ones_tag >= 0:
-        adds.append((ones_tag, _FRAME[_period_one_weight(_FIRST ^ 0xFF, _SECOND ^ 0xFF)]))
-    add_tag = np.concatenate([np.broadcast_to(t, f.shape) for t, f in adds])
+    adds = []
+    for s in range(8):
+        t = replayed[(_BIG_ENDIAN >> (8 - s)) & 0xFF]
+        adds.append((t[t >= 0], _FRAME[t >= 0]))
+    for tag, weight in ((zero_tag, _ZERO_WEIGHT), (ones_tag, _ONES_WEIGHT)):
+        if tag >= 0:
+            adds.append((np.full(len(weight), tag), weight))
+    add_tag = np.concatenate([t for t, _ in adds])
     add_frame = np.concatenate([f for _, f in adds])
-    add_frame, add_tag = add_frame[add_tag >= 0], add_tag[add_tag >= 0]
     # (float64 sums of powers of two below 2**48: exact)
     weight_key = np.bincount(add_frame, weights=np.ldexp(1.0, 3 * add_tag),
                              minlength=65536).astype(np.uint64)
     # for folding a histogram: per tag, the frames adding to it, in frame order
-    order = np.lexsort((add_frame, add_tag))
-    tag_frames = add_frame[order].astype(np.uint16)
-    tag_start = np.searchsorted(add_tag[order], np.arange(TAG_COUNT + 1)).astype(np.int64)
+    ordered = np.sort(add_tag << 16 | add_frame)
+    tag_frames = (ordered & 0xFFFF).astype(np.uint16)
+    tag_start = np.searchsorted(ordered >> 16, np.arange(TAG_COUNT + 1)).astype(np.int64)
 
-    # Every close pair a frame can start: a (tag, period d, offset s) pattern,
-    # as the frames whose bits it fixes, the range of next-byte top-6-bit values
-    # it allows (all a close pair can reach), and its two windows.  The 16-bit
-    # prefilter flag is set along the way.  Patterns are enumerated, never
-    # searched for.
+    # every close pair a frame can start, and the prefilter flag
     items = []
     flag = np.zeros(65536, bool)
     for tag in tags:
-        if tag in (0x00, 0xFF):
-            continue
-        periods = [d for d in range(1, 8) if (tag >> d) == (tag & ((1 << (8 - d)) - 1))]
-        for d in periods:
-            length = 8 + d
-            pattern = (tag << d) | (tag & ((1 << d) - 1))  # the tag, its last d bits again
-            minimal = not any(d % e == 0 for e in periods if e < d)  # else implied by e
-            for s in range(8):
-                in_frame = min(16, s + length) - s
-                shift = 16 - s - in_frame
-                frames = _frames_matching(((1 << in_frame) - 1) << shift,
-                                          (pattern >> (length - in_frame)) << shift)
-                spill = max(s + length - 16, 0)  # pattern bits in the next byte
-                first = (pattern & ((1 << spill) - 1)) << (6 - spill)
-                items.append((frames, first, first + (1 << (6 - spill)),
-                              (1 << s) | (1 << (s + d))))
-                if not minimal:
-                    continue
-                # prefilter: judge the pattern in the frame holding more of it
-                in_next = s + d  # its bits at positions 8.., in the next frame
-                if in_frame >= in_next:
-                    flag[frames] = True
-                else:
-                    tail = pattern & ((1 << in_next) - 1)
-                    flag[_frames_matching(((1 << in_next) - 1) << (16 - in_next),
-                                          tail << (16 - in_next))] = True
+        if tag not in (0x00, 0xFF):
+            tag_items, flagged = _close_pairs_of(tag)
+            items += tag_items
+            flag[flagged] = True
 
     # 0x00 / 0xFF run frames
     run_kind = np.zeros(65536, np.uint8)
