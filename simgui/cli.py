@@ -25,7 +25,7 @@ from simgui.core.groups import find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
-    pair_distances, similar_to, similarity_percent,
+    expand_pairs, identity_and_similarity, pair_distances, similar_to,
 )
 from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
 
@@ -205,7 +205,8 @@ class _ProgressLine:
         if p.phase == "walking":
             text = f"Looking for files: {p.files_done} found"
         else:
-            text = (f"Reading {p.files_done}/{p.files_total} files, "
+            doing = "Reading" if p.phase == "reading" else p.phase.capitalize()  # e.g. Trash
+            text = (f"{doing} {p.files_done}/{p.files_total} files, "
                     f"{format_bytes(p.bytes_done)} of {format_bytes(p.bytes_total or 0)}, "
                     f"{format_rate(p.rate)}")
             if p.seconds_left is not None:
@@ -328,18 +329,16 @@ def cmd_pairs(args) -> int:
     space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
                               extensions=None if args.no_extensions else files.extensions,
                               size_factor=args.size_factor)
-    from simgui.core.simfind import expand_pairs
     pairs = expand_pairs(space.classes, space.class_pairs(tol), expand_identical=False)
     key_d, sum_d = pair_distances(space, pairs)
-    sim = similarity_percent(sum_d, files.sizes[pairs[:, 0]], files.sizes[pairs[:, 1]])
-    rows = []
-    for (a, b), kd, sd, sm in zip(pairs.tolist(), key_d.tolist(), sum_d.tolist(), sim.tolist()):
-        identical = (sd == 0 and files.sizes[a] == files.sizes[b]
-                     and files.hashes[a] == files.hashes[b])
-        rows.append({"path_a": files.paths[a], "path_b": files.paths[b], "identical": identical,
-                     "key_distance": round(kd, 4), "sum_distance": sd,
-                     "similarity": 100.0 if identical else round(min(sm, 99.99), 2),
-                     "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])})
+    identical, sim = identity_and_similarity(
+        sum_d, files.sizes[pairs[:, 0]], files.sizes[pairs[:, 1]],
+        [files.hashes[a] == files.hashes[b] for a, b in pairs.tolist()])
+    rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
+             "key_distance": round(kd, 4), "sum_distance": sd, "similarity": round(sm, 2),
+             "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
+            for (a, b), kd, sd, same, sm in zip(pairs.tolist(), key_d.tolist(), sum_d.tolist(),
+                                                identical.tolist(), sim.tolist())]
     if args.format == "json":
         for row in rows:
             print(json.dumps(row))
@@ -398,16 +397,13 @@ def cmd_similar(args) -> int:
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)
     keys = SCHEMES[args.scheme].keys(files.tables[hits])
-    sim = similarity_percent(distances, files.sizes[hits], record.size)
-    rows = [{"path": files.paths[i], "size": int(files.sizes[i]),
-             "identical": bool(d == 0 and files.sizes[i] == record.size
-                               and files.hashes[i] == record.content_hash),
+    identical, sim = identity_and_similarity(
+        distances, files.sizes[hits], record.size,
+        [files.hashes[i] == record.content_hash for i in hits])
+    rows = [{"path": files.paths[i], "size": int(files.sizes[i]), "identical": bool(same),
              "key_distance": round(float(abs(k - key)), 4), "sum_distance": int(d),
              "similarity": round(float(s_), 2)}
-            for i, d, k, s_ in zip(hits, distances, keys, sim)]
-    for r in rows:
-        if r["identical"]:
-            r["similarity"] = 100.0
+            for i, d, k, same, s_ in zip(hits, distances, keys, identical, sim)]
     if args.format == "json":
         for r in rows:
             print(json.dumps(r))
@@ -446,7 +442,8 @@ def cmd_remove(args) -> int:
     with _open_store(args) as store:
         journal.recover(store)
         _, groups = _groups(args, store, args.reference)
-        roots = store.stats()["last_scan"]["roots"] if store.stats()["last_scan"] else []
+        last_scan = store.stats()["last_scan"]
+        roots = last_scan["roots"] if last_scan else []
         # a permanent delete of a file that is only similar loses what differs in it
         # for good: only when asked for explicitly
         identical_only = args.identical_only or (action is Action.DELETE

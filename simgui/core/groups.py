@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+import numpy as np
+
+from simgui.core.keys import SKEW, KeyScheme
+from simgui.core.simfind import (
+    DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
+    identity_and_similarity,
+)
 
 
 @dataclass(frozen=True)
@@ -45,17 +56,6 @@ class Group:
 
 
 # -- building groups from the store -------------------------------------------------
-
-import dataclasses  # noqa: E402
-import os  # noqa: E402
-from collections.abc import Mapping, Sequence  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-from simgui.core.keys import SKEW, KeyScheme  # noqa: E402
-from simgui.core.simfind import (  # noqa: E402
-    DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances, similarity_percent,
-)
 
 
 def _in_folders(path: str, folders: Sequence[str]) -> bool:
@@ -159,14 +159,14 @@ def _group(files, space: SearchSpace, ref: int, others: np.ndarray,
            original_index: np.ndarray) -> Group:
     key_distance = np.abs(space.keys[others] - space.keys[ref])
     sum_distance = np.abs(space.tables[others] - space.tables[ref]).sum(axis=1)
-    similarity = similarity_percent(sum_distance, files.sizes[others], files.sizes[ref])
-    identical = (files.sizes[others] == files.sizes[ref]) & (sum_distance == 0) & np.array(
-        [files.hashes[o] == files.hashes[ref] for o in others], dtype=bool)
-    similarity = np.where(identical, 100.0, np.minimum(similarity, 99.99))
+    identical, similarity = identity_and_similarity(
+        sum_distance, files.sizes[others], files.sizes[ref],
+        [files.hashes[o] == files.hashes[ref] for o in others])
     order = np.lexsort((np.array([files.paths[o] for o in others]), sum_distance, ~identical))
 
     def member(i: int, ident: bool, kd: float, sd: int, sim: float) -> Member:
-        return Member(int(original_index[i]), files.paths[i], int(files.sizes[i]), int(files.mtimes_ns[i]),
+        return Member(int(original_index[i]), files.paths[i], int(files.sizes[i]),
+                      int(files.mtimes_ns[i]),
                       int(files.devices[i]), int(files.inodes[i]), files.hashes[i], ident,
                       float(kd), int(sd), float(sim))
 

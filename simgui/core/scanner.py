@@ -91,13 +91,13 @@ class _Found:
 class _Walker:
     """Depth-first walk yielding regular files; records what it skips and why."""
 
-    def __init__(self, options: ScanOptions, issue):
+    def __init__(self, options: ScanOptions, issue, ignore: set[str] = frozenset()):
         self.options = options
         self.issue = issue  # callable(path, kind, message)
+        self.ignore = ignore  # paths never to yield
         self.visited_dirs: set[tuple[int, int]] = set()
         self.seen_inodes: set[tuple[int, int]] = set()
         self.hard_links = 0
-        self.ignore: set[str] = set()
 
     def walk(self, root: str) -> Iterable[_Found]:
         try:
@@ -243,10 +243,10 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
     def elapsed() -> float:
         return time.monotonic() - started
 
-    walker = _Walker(options, issue)
     # the store's own files change while we scan: never read them
-    store_files = {str(store.path.absolute()) + suffix for suffix in ("", "-wal", "-shm", "-journal")}
-    walker.ignore = store_files
+    store_files = {str(store.path.absolute()) + suffix
+                   for suffix in ("", "-wal", "-shm", "-journal")}
+    walker = _Walker(options, issue, ignore=store_files)
     try:
         # 1. walk, and decide what needs reading
         known = store.known_files([os.fsencode(r) for r in roots])
@@ -270,7 +270,6 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
                     last_report = elapsed()
                     report(progress, Progress("walking", rep.files_found, None, 0, None,
                                               elapsed(), found.path))
-        rep.hard_links = walker.hard_links
 
         # 2. read changed and new files on the pool; save in batches on this thread
         _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_save,

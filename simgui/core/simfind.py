@@ -350,6 +350,19 @@ def similarity_percent(sum_distance, size_a, size_b) -> np.ndarray:
     return np.clip(100.0 - 100.0 * np.asarray(sum_distance) / mean, 0.0, 100.0)
 
 
+def identity_and_similarity(sum_distance, size_a, size_b, same_hash):
+    """The one rule every report uses: (identical, similarity percent) per pair.
+
+    Identical means equal size, equal sum table and equal content hash, and
+    scores 100; anything else scores at most 99.99, so 100 always means a copy.
+    """
+    sum_distance = np.asarray(sum_distance)
+    identical = ((sum_distance == 0) & (np.asarray(size_a) == np.asarray(size_b))
+                 & np.asarray(same_hash, dtype=bool))
+    similarity = np.minimum(similarity_percent(sum_distance, size_a, size_b), 99.99)
+    return identical, np.where(identical, 100.0, similarity)
+
+
 def similar_to(table, size: int, files, tolerances: Tolerances = Tolerances(), *,
                scheme: KeyScheme = SKEW, extension: str | None = None,
                size_factor: float = DEFAULT_SIZE_FACTOR,
