@@ -21,7 +21,7 @@ from simgui.core.scanner import ScanOptions, read_file, scan
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path
 from simgui.core import journal
 from simgui.core.fileops import Action, KeepRule, execute, plan_removal
-from simgui.core.groups import find_groups
+from simgui.core.analysis import find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,

@@ -1,0 +1,184 @@
+"""Groups and hit counts at any tolerance from one search: what the sliders drive.
+
+:meth:`Analysis.build` does the expensive part once: one path per file,
+classes of identical files, the order in which files become references, and
+one search at the ceiling tolerances (:class:`ToleranceStats`).  Groups and
+counts at any tolerance below the ceiling are then a linear pass over the
+candidate pairs, with no new search, so a slider can be dragged over 100,000
+files.  :func:`find_groups` is the same code at one tolerance, which is what
+the command line uses: the GUI and the CLI cannot disagree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgui.core.groups import Group, GroupTable
+from simgui.core.keys import SKEW, KeyScheme
+from simgui.core.simfind import (
+    DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
+    identity_and_similarity,
+)
+from simgui.core.store import StoredFiles
+from simgui.core.tolerance_stats import MAX_TOLERANCE, HitCounts, ToleranceStats
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What changes the search itself (a new :class:`Analysis`), unlike tolerances."""
+
+    scheme: KeyScheme = SKEW
+    use_extensions: bool = True
+    size_factor: float = DEFAULT_SIZE_FACTOR
+    references: tuple[str, ...] = ()  # folders whose files are kept first and never acted on
+    min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
+
+
+@dataclass(frozen=True)
+class Analysis:
+    files: StoredFiles  # one path per file (see _one_path_per_file)
+    original_index: np.ndarray  # row of each file in the StoredFiles given to build
+    settings: SearchSettings
+    stats: ToleranceStats
+    plain_keys: np.ndarray  # keys without the extension offset, for distances users read
+    hashes: np.ndarray  # int64 (n, 2): content hashes
+    path_rank: np.ndarray  # int64 (n,): position of each path in sorted order
+    class_best: np.ndarray  # int64 (c,): each class's best file, its reference if it leads
+
+    @property
+    def space(self) -> SearchSpace:
+        return self.stats.space
+
+    @classmethod
+    def build(cls, files: StoredFiles, settings: SearchSettings = SearchSettings(), *,
+              ceiling: Tolerances | None = None) -> Analysis:
+        """Prepare searches over ``files``.
+
+        ``ceiling``: the largest tolerances that will be asked for, and no key
+        hit counts (for one search); default: the sliders' whole range with key
+        hits.
+        """
+        references = tuple(os.path.abspath(r) for r in settings.references)
+        settings = dataclasses.replace(settings, references=references)
+        files, original_index = _one_path_per_file(files, references)
+        n = len(files)
+        hashes = np.frombuffer(b"".join(h if h else bytes(16) for h in files.hashes),
+                               dtype=np.int64).reshape(n, 2)
+        space = SearchSpace.build(files.sizes, files.tables, scheme=settings.scheme,
+                                  extensions=files.extensions if settings.use_extensions else None,
+                                  size_factor=settings.size_factor, class_extra=hashes,
+                                  min_similar_size=settings.min_similar_size,
+                                  classes_by_extension=False)  # copies are copies, whatever the name
+        in_reference = _in_folders(files.paths, references)
+        path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
+        # best reference first: in a reference folder, then oldest, then shortest path
+        priority = np.lexsort((np.arange(n), path_len, files.mtimes_ns, ~in_reference))
+        if ceiling is None:
+            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority, max_sum=MAX_TOLERANCE)
+        else:
+            stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
+                                         key_hits=False)
+        of_file = space.classes.of_file[priority]
+        _, first_seen = np.unique(of_file, return_index=True)
+        path_rank = np.empty(n, np.int64)
+        path_rank[np.argsort(np.array(files.paths, dtype=object), kind="stable")] = np.arange(n)
+        return cls(files, original_index, settings, stats, settings.scheme.keys(files.tables),
+                   hashes, path_rank, priority[first_seen])
+
+    def counts(self, tolerances: Tolerances) -> HitCounts:
+        return self.stats.counts(tolerances)
+
+    def groups(self, tolerances: Tolerances) -> GroupTable:
+        """Every group at ``tolerances``; largest (bytes besides the reference) first.
+
+        Files with equal size, sum table and content hash are one class and
+        always one group's core, whatever their extensions.  Classes are taken
+        in order of their best file; each unclaimed class with unclaimed
+        similar classes becomes a group whose reference is that best file, and
+        everything in it is within tolerance of the reference.
+        """
+        assignment = self.stats.assign(tolerances)
+        files = self.files
+        file_group = assignment.group_of_class[self.space.classes.of_file]
+        rows = np.flatnonzero(file_group >= 0)
+        group = file_group[rows]
+        references = self.class_best[assignment.leaders]
+        is_reference = np.zeros(len(files), bool)
+        is_reference[references] = True
+        ref = references[group]
+        sum_distance = np.abs(files.tables[rows] - files.tables[ref]).sum(axis=1)
+        key_distance = np.abs(self.plain_keys[rows] - self.plain_keys[ref])
+        same_hash = (self.hashes[rows] == self.hashes[ref]).all(axis=1)
+        identical, similarity = identity_and_similarity(sum_distance, files.sizes[rows],
+                                                        files.sizes[ref], same_hash)
+        n_groups = len(references)
+        member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
+        group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
+        # renumber: largest first, then by the reference's path
+        new_number = np.empty(n_groups, np.int64)
+        new_number[np.lexsort((self.path_rank[references], -group_bytes))] = np.arange(n_groups)
+        group = new_number[group]
+        order = np.lexsort((self.path_rank[rows], sum_distance, ~identical,
+                            ~is_reference[rows], group))
+        start = np.searchsorted(group[order], np.arange(n_groups + 1)).astype(np.int64)
+        by_number = np.empty(n_groups, np.int64)
+        by_number[new_number] = group_bytes
+        return GroupTable(files, self.original_index, start, rows[order], key_distance[order],
+                          sum_distance[order].astype(np.int64), identical[order],
+                          similarity[order], by_number)
+
+    def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
+        return self.stats.curve(key_tolerances, sum_tolerances)
+
+
+def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
+                scheme: KeyScheme = SKEW, use_extensions: bool = True,
+                size_factor: float = DEFAULT_SIZE_FACTOR, references: Sequence[str] = (),
+                min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> list[Group]:
+    """Groups of identical and similar files among ``files`` (see :meth:`Analysis.groups`)."""
+    if len(files) == 0:
+        return []
+    settings = SearchSettings(scheme, use_extensions, size_factor, tuple(references),
+                              min_similar_size)
+    analysis = Analysis.build(files, settings, ceiling=tolerances)
+    return analysis.groups(tolerances).groups()
+
+
+def _in_folders(paths: Sequence[str], folders: Sequence[str]) -> np.ndarray:
+    if not folders:
+        return np.zeros(len(paths), bool)
+    prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
+    exact = set(folders)
+    return np.fromiter((p in exact or p.startswith(prefixes) for p in paths), bool, len(paths))
+
+
+def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
+    """Keep one path per (device, inode).
+
+    The store may know one file under two paths (scanned once through a
+    symlinked folder and once directly, or through a bind mount).  Such a
+    "copy" is the file itself: grouping it would invite deleting the only copy.
+    The path kept is in a reference folder if one is, else the shortest.
+    """
+    n = len(files)
+    in_ref = _in_folders(files.paths, references)
+    lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
+    order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
+    first = np.ones(n, bool)
+    if n > 1:
+        first[1:] = ((files.devices[order][1:] != files.devices[order][:-1])
+                     | (files.inodes[order][1:] != files.inodes[order][:-1]))
+    keep = np.sort(order[first])
+    if len(keep) == n:
+        return files, np.arange(n)
+    pick = lambda seq: [seq[i] for i in keep]  # noqa: E731
+    return dataclasses.replace(
+        files, ids=files.ids[keep], paths=pick(files.paths), sizes=files.sizes[keep],
+        mtimes_ns=files.mtimes_ns[keep], devices=files.devices[keep], inodes=files.inodes[keep],
+        tables=files.tables[keep], hashes=pick(files.hashes),
+        extensions=pick(files.extensions)), keep

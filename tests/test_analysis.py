@@ -1,0 +1,139 @@
+"""Groups at any tolerance from one Analysis equal a brute-force grouping at that tolerance."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgui.core.analysis import Analysis, SearchSettings, find_groups
+from simgui.core.keys import SKEW, compute_keys
+from simgui.core.simfind import Tolerances
+from simgui.core.store import StoredFiles
+from tests.reference import reference_pairs
+
+
+def collection(seed: int, n: int) -> StoredFiles:
+    """Clusters of near-equal tables, some exact copies, a few extensions, shared mtimes."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(100, 2000, (max(1, n // 4), 16))
+    pick = rng.integers(0, len(base), n)
+    tables = base[pick] + rng.integers(0, 40, (n, 16)) * (rng.random((n, 1)) < 0.6)
+    sizes = (tables.sum(axis=1) * rng.choice([1.0, 1.0, 1.2, 2.0], n)).astype(np.int64)
+    copy_of = np.where(rng.random(n) < 0.3, rng.integers(0, n, n), np.arange(n))
+    tables, sizes = tables[copy_of], sizes[copy_of]
+    hashes = [int(c).to_bytes(16, "little") for c in copy_of]
+    exts = [["txt", "bin", "bak"][i % 3] if rng.random() < 0.3 else "txt" for i in range(n)]
+    return StoredFiles(ids=np.arange(n), paths=[f"/d{i % 3}/f{i:04d}" for i in range(n)],
+                       sizes=sizes, mtimes_ns=rng.integers(0, 4, n), devices=np.ones(n, np.int64),
+                       inodes=np.arange(n), tables=tables.astype(np.int64), hashes=hashes,
+                       extensions=exts)
+
+
+def reference_groups(files: StoredFiles, tol: Tolerances, references=()) -> list[list[str]]:
+    """The grouping rule, spelled out: classes of identical files (the lowest
+    index stands for the class in the search), best files first, an unclaimed
+    class claims every unclaimed class similar to it."""
+    n = len(files)
+    klass = {}
+    of_file = []
+    for i in range(n):
+        k = (int(files.sizes[i]), tuple(files.tables[i]), files.hashes[i])
+        of_file.append(klass.setdefault(k, len(klass)))
+    reps = {}
+    for i in range(n):
+        reps.setdefault(of_file[i], i)
+    keys = compute_keys(files.tables, SKEW, files.extensions)
+    rep_list = sorted(reps.values())
+    pairs = reference_pairs(files.sizes[rep_list], files.tables[rep_list], tol.key, tol.sum,
+                            keys[rep_list], extensions=[files.extensions[i] for i in rep_list])
+    near = {c: set() for c in reps}
+    for a, b in pairs:
+        ca, cb = of_file[rep_list[a]], of_file[rep_list[b]]
+        near[ca].add(cb)
+        near[cb].add(ca)
+
+    def in_ref(p):
+        return any(p.startswith(r + "/") for r in references)
+
+    priority = sorted(range(n), key=lambda i: (not in_ref(files.paths[i]),
+                                               int(files.mtimes_ns[i]), len(files.paths[i]), i))
+    claimed, groups = set(), []
+    for best in priority:
+        c = of_file[best]
+        if c in claimed:
+            continue
+        claimed.add(c)
+        taken = [d for d in near[c] if d not in claimed]
+        claimed.update(taken)
+        members = [i for i in range(n) if of_file[i] in taken or (of_file[i] == c and i != best)]
+        if members:
+            groups.append([files.paths[best]] + sorted(files.paths[i] for i in members))
+    return sorted(groups)
+
+
+def as_lists(table) -> list[list[str]]:
+    out = []
+    for g in table.groups():
+        out.append([g.reference.path] + sorted(m.path for m in g.members))
+    return sorted(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 40),
+       st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 3.2, 10.0]), min_size=2, max_size=2),
+       st.booleans())
+def test_groups_at_any_tolerance_equal_the_brute_force_rule(seed, n, tol, with_reference):
+    files = collection(seed, n)
+    tolerances = Tolerances(*tol)
+    refs = ("/d1",) if with_reference else ()
+    analysis = Analysis.build(files, SearchSettings(references=refs))
+    table = analysis.groups(tolerances)
+    expected = reference_groups(files, tolerances, refs)
+    assert as_lists(table) == expected
+    assert analysis.counts(tolerances).groups == len(expected)
+    # the one-tolerance path (the command line's) agrees
+    assert sorted([g.reference.path] + sorted(m.path for m in g.members)
+                  for g in find_groups(files, tolerances, references=refs)) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 40))
+def test_group_rows_carry_distances_to_their_reference(seed, n):
+    files = collection(seed, n)
+    table = Analysis.build(files).groups(Tolerances(3.2, 3.2))
+    keys = SKEW.keys(files.tables)
+    bytes_seen = []
+    for g in range(len(table)):
+        lo, hi = table.start[g], table.start[g + 1]
+        ref = table.rows[lo]
+        assert table.identical[lo] and table.similarity[lo] == 100 and table.sum_distance[lo] == 0
+        for r in range(lo + 1, hi):
+            f = table.rows[r]
+            assert table.sum_distance[r] == np.abs(files.tables[f] - files.tables[ref]).sum()
+            assert np.isclose(table.key_distance[r], abs(keys[f] - keys[ref]))
+            same = files.hashes[f] == files.hashes[ref] and table.sum_distance[r] == 0 \
+                and files.sizes[f] == files.sizes[ref]
+            assert table.identical[r] == same
+            assert (table.similarity[r] == 100) == same
+        # identical members first, then by distance
+        order = list(zip(~table.identical[lo + 1:hi], table.sum_distance[lo + 1:hi]))
+        assert order == sorted(order)
+        bytes_seen.append(int(files.sizes[table.rows[lo + 1:hi]].sum()))
+        assert table.group_bytes[g] == bytes_seen[-1]
+    assert bytes_seen == sorted(bytes_seen, reverse=True)  # largest groups first
+
+
+def test_empty_store_gives_no_groups_and_zero_counts():
+    files = collection(0, 0)
+    analysis = Analysis.build(files)
+    assert len(analysis.groups(Tolerances())) == 0
+    counts = analysis.counts(Tolerances())
+    assert (counts.key_hits, counts.sum_hits, counts.groups, counts.all_pairs) == (0, 0, 0, 0)
+
+
+def test_tolerances_above_the_ceiling_are_refused():
+    import pytest
+    analysis = Analysis.build(collection(1, 10), ceiling=Tolerances(1, 1))
+    with pytest.raises(ValueError):
+        analysis.groups(Tolerances(2, 1))
+    with pytest.raises(ValueError):
+        analysis.counts(Tolerances(1, 1))  # built without key hits
