@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simgui.core.groups import find_groups
+from simgui.core.analysis import find_groups
 from simgui.core.keys import SKEW, UNIFORM, compute_keys
 from simgui.core.simfind import SearchSpace, Tolerances, classes_of, find_pairs
 from simgui.core.store import StoredFiles
