@@ -22,8 +22,10 @@ def collection(seed, n):
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 40),
-       st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.0, 5.0]), min_size=2, max_size=2))
+       st.lists(st.sampled_from([0.0, 0.0123, 0.1, 0.37, 0.5, 1.0, 2.0, 3.2, 4.44, 5.0]),
+                min_size=2, max_size=2))
 def test_lookups_equal_searches(seed, n, tol):
+    """On slider steps sum-table hits come from a table, elsewhere from a scan: both exact."""
     sizes, tables = collection(seed, n)
     key_tol, sum_tol = tol
     space = SearchSpace.build(sizes, tables)
@@ -60,3 +62,11 @@ def test_curve_is_monotone_and_ratio_bounded():
     curve = stats.curve([0.01, 0.1, 0.4, 1.6, 3.2])
     assert (np.diff(curve["key_hits"]) >= 0).all() and (np.diff(curve["sum_hits"]) >= 0).all()
     assert ((0 <= curve["ratio"]) & (curve["ratio"] <= 1)).all()
+
+
+def test_slider_steps_are_round_numbers_covering_the_range():
+    from simgui.core.tolerance_stats import TOLERANCE_STEPS
+    assert TOLERANCE_STEPS[0] == 0.01 and TOLERANCE_STEPS[-1] == 10.0
+    assert {0.1, 1.0, 3.2, 0.05}.issubset(set(TOLERANCE_STEPS.tolist()))
+    ratios = TOLERANCE_STEPS[1:] / TOLERANCE_STEPS[:-1]
+    assert (ratios > 1).all() and ratios.max() <= 1.1 + 1e-9  # no step jumps more than 10 %

@@ -2,17 +2,18 @@
 
 One search at the ceiling tolerances collects every candidate pair (of file
 classes) with the smallest key tolerance and the smallest sum-table tolerance
-at which it would be a hit.  Counting key hits, sum-table hits and groups at
-a lower (key, sum) tolerance is then a lookup and one linear pass, not a
-search.  Counts are of file pairs: a pair of classes of sizes p and q stands
-for p*q pairs, and a class of k copies for k(k-1)/2 pairs that hit at any
-tolerance.
+at which it would be a hit.  Counts are of file pairs: a pair of classes of
+sizes p and q stands for p*q pairs, and a class of k copies for k(k-1)/2 pairs
+that hit at any tolerance.
 
+- Key hits and sum-table hits at the slider steps (:data:`TOLERANCE_STEPS`)
+  are cumulative histograms: O(1) lookups.  Elsewhere they are one pass.
+- Groups are one greedy pass over adjacency lists of the pairs that can be
+  sum-table hits, each list sorted by sum-table tolerance so the pass stops at
+  the first miss: a few milliseconds for 100,000 files.
 Key hits need every pair within the key ceiling whatever its sum-table
-distance, which can be tens of millions: of those only the smallest key
-tolerance is kept (sorted, 16 bytes a pair).  Pairs that can be sum-table hits
-below the sum ceiling keep both tolerances and their classes, for sum-table
-hits and groups.
+distance (tens of millions, possibly); of those only the key tolerance and
+weight are kept, 16 bytes a pair.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from simgui.core.simfind import SearchSpace, Tolerances
 _ANY_SUM_TOLERANCE = 3200.0
 #: The sliders' top (the issue's range, 0.01 % .. 10 %).
 MAX_TOLERANCE = 10.0
+#: Slider positions: two significant digits from 0.010 % to 10 % (0.010, 0.011,
+#: ..., 0.99, 1.0, 1.1, ..., 9.9, 10), so every round value a user would type,
+#: 3.2 among them, is a step.  Counts at steps are O(1) lookups.
+TOLERANCE_STEPS = np.array(sorted({round(m / 10 * 10.0**e, 4) for e in (-2, -1, 0)
+                                   for m in range(10, 100)} | {MAX_TOLERANCE}))
 
 
 @dataclass(frozen=True)
@@ -50,18 +56,19 @@ class Assignment:
 @dataclass(frozen=True)
 class ToleranceStats:
     space: SearchSpace
-    min_key: np.ndarray | None  # float64 (m,): every candidate's smallest key tolerance, sorted
-    key_weight_cum: np.ndarray | None  # int64 (m+1,): file pairs of the first i candidates
-    # candidates that can be sum-table hits below max_sum
-    class_a: np.ndarray  # int64 (h,)
-    class_b: np.ndarray
-    weight: np.ndarray  # int64 (h,): file pairs each class pair stands for
-    hit_key: np.ndarray  # float64 (h,): smallest key tolerance (percent) that hits
-    hit_sum: np.ndarray  # float64 (h,): smallest sum-table tolerance that hits
-    # the same pairs as adjacency lists of classes, both directions, for grouping
+    min_key: np.ndarray | None  # float64 (m,): every candidate's smallest key tolerance
+    key_weight: np.ndarray | None  # int64 (m,): file pairs each candidate stands for
+    key_hits_at: np.ndarray | None  # int64 (steps,): file pairs hit at each key step
+    # candidates that can be sum-table hits below max_sum, as adjacency lists of
+    # classes: class c's neighbours are adjacent_class[adjacent_start[c]:adjacent_start[c+1]],
+    # sorted by hit_sum, and each pair appears twice, once from each side
     adjacent_start: np.ndarray  # int64 (c+1,)
-    adjacent_edge: np.ndarray  # int64 (2h,): index into hit_key / hit_sum
     adjacent_class: np.ndarray  # int64 (2h,)
+    hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
+    hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits
+    weight: np.ndarray  # int64 (2h,): file pairs each class pair stands for
+    # sum_hits_at[i, j]: file pairs hit at key TOLERANCE_STEPS[i] and sum TOLERANCE_STEPS[j]
+    sum_hits_at: np.ndarray | None
     within: int  # pairs inside classes: hits at every tolerance
     max_key: float
     max_sum: float
@@ -82,47 +89,27 @@ class ToleranceStats:
         """
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         pairs = space.class_pairs(ceiling)
-        a, b = pairs[:, 0], pairs[:, 1]
-        sizes = space.sizes
-        big = np.maximum(sizes[a], sizes[b]).astype(np.float64)
-        dk = np.abs(space.keys[a] - space.keys[b])
-        l1 = np.abs(space.tables[a] - space.tables[b]).sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # "at least 1": distances up to 1 hit at any tolerance
-            min_key = np.where(dk <= 1, 0.0, 100.0 * dk / np.maximum(big, 1))
-            min_sum = np.where(l1 <= 1, 0.0, 200.0 * l1 / np.maximum(sizes[a] + sizes[b], 1))
-        del pairs, big, dk, l1
+        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables)
         classes = space.classes
         counts = np.diff(classes.members_start)
-        ca, cb = classes.of_file[a], classes.of_file[b]
+        ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
+        del pairs
         weight = counts[ca] * counts[cb]
-
-        if key_hits:
-            by_key = np.argsort(min_key, kind="stable")
-            key_weight_cum = np.zeros(len(by_key) + 1, np.int64)
-            np.cumsum(weight[by_key], out=key_weight_cum[1:])
-            sorted_key = min_key[by_key]
-        else:
-            sorted_key = key_weight_cum = None
-
+        key_hits_at = _hits_on_steps(min_key, None, weight) if key_hits else None
         keep = min_sum <= max_sum
-        ca, cb, weight, hit_key, hit_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
+        all_key, all_weight = (min_key, weight) if key_hits else (None, None)
+        ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
             min_sum[keep]
-        n_classes = len(classes.first)
-        src = np.concatenate([ca, cb])
-        order = np.argsort(src, kind="stable")
-        adjacent_start = np.searchsorted(src[order], np.arange(n_classes + 1)).astype(np.int64)
-        edge = np.concatenate([np.arange(len(ca)), np.arange(len(ca))])[order]
-        other = np.concatenate([cb, ca])[order]
+        sum_hits_at = _hits_on_steps(min_key, min_sum, weight) if key_hits else None
+        adjacency = _adjacency(ca, cb, min_key, min_sum, weight, len(counts))
 
         if priority is None:
-            priority = np.arange(len(sizes))
+            priority = np.arange(len(space.sizes))
         # a class's turn comes with its best file
         of_file = classes.of_file[np.asarray(priority)]
         _, first_seen = np.unique(of_file, return_index=True)
         class_order = of_file[np.sort(first_seen)]
-        return cls(space, sorted_key, key_weight_cum, ca, cb, weight, hit_key, hit_sum,
-                   adjacent_start, edge.astype(np.int64), other.astype(np.int64),
+        return cls(space, all_key, all_weight, key_hits_at, *adjacency, sum_hits_at,
                    int((counts * (counts - 1) // 2).sum()), float(max_key), float(max_sum),
                    class_order)
 
@@ -135,15 +122,7 @@ class ToleranceStats:
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
         """Key hits, sum-table hits and groups at ``tolerances`` (within the ceilings)."""
-        self._check(tolerances, key_hits=True)
-        key_hits = self.key_weight_cum[np.searchsorted(self.min_key, tolerances.key, "right")]
-        sum_hit = (self.hit_key <= tolerances.key) & (self.hit_sum <= tolerances.sum)
-        n = len(self.space.sizes)
-        return HitCounts(
-            key_hits=int(key_hits) + self.within,
-            sum_hits=int(self.weight[sum_hit].sum()) + self.within,
-            groups=len(self.assign(tolerances).leaders),
-            all_pairs=n * (n - 1) // 2)
+        return self.counts_and_groups(tolerances)[0]
 
     def assign(self, tolerances: Tolerances) -> Assignment:
         """Groups at ``tolerances``, as find_groups forms them: classes are taken in
@@ -152,11 +131,33 @@ class ToleranceStats:
         sizes = np.diff(self.space.classes.members_start)
         group_of_class = np.full(len(sizes), -1, np.int64)
         leaders = np.empty(len(sizes), np.int64)
-        g = _greedy_groups(self.adjacent_start, self.adjacent_class, self.adjacent_edge,
-                           self.hit_key, self.hit_sum, float(tolerances.key),
-                           float(tolerances.sum), sizes, self.class_order, group_of_class,
-                           leaders)
+        g = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key, self.hit_sum,
+                           float(tolerances.key), float(tolerances.sum), sizes, self.class_order,
+                           group_of_class, leaders)
         return Assignment(group_of_class, leaders[:g].copy())
+
+    def counts_and_groups(self, tolerances: Tolerances) -> tuple[HitCounts, Assignment]:
+        """Both at once, which is what a slider move needs."""
+        self._check(tolerances, key_hits=True)
+        assignment = self.assign(tolerances)
+        n = len(self.space.sizes)
+        return HitCounts(key_hits=self._key_hits(tolerances.key),
+                         sum_hits=self._sum_hits(tolerances.key, tolerances.sum),
+                         groups=len(assignment.leaders), all_pairs=n * (n - 1) // 2), assignment
+
+    def _key_hits(self, key: float) -> int:
+        i = _step_index(key)
+        if i is not None:
+            return int(self.key_hits_at[i]) + self.within
+        return int(self.key_weight[self.min_key <= key].sum()) + self.within
+
+    def _sum_hits(self, key: float, sum_: float) -> int:
+        i, j = _step_index(key), _step_index(sum_)
+        if i is not None and j is not None and self.sum_hits_at is not None:
+            return int(self.sum_hits_at[i, j]) + self.within
+        twice = _weight_within(self.adjacent_start, self.hit_key, self.hit_sum, self.weight,
+                               float(key), float(sum_))
+        return twice // 2 + self.within
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         """Figures 6-7: key hits, sum-table hits and their ratio against tolerance.
@@ -167,11 +168,9 @@ class ToleranceStats:
         sum_tolerances = key_tolerances if sum_tolerances is None else np.asarray(sum_tolerances)
         for k, s in zip(key_tolerances, sum_tolerances):
             self._check(Tolerances(k, s), key_hits=True)
-        key_hits = self.key_weight_cum[np.searchsorted(self.min_key, key_tolerances, "right")] \
-            + self.within
-        sum_hits = np.array([
-            int(self.weight[(self.hit_key <= k) & (self.hit_sum <= s)].sum()) + self.within
-            for k, s in zip(key_tolerances, sum_tolerances)], dtype=np.int64)
+        key_hits = np.array([self._key_hits(k) for k in key_tolerances], dtype=np.int64)
+        sum_hits = np.array([self._sum_hits(k, s) for k, s in zip(key_tolerances, sum_tolerances)],
+                            dtype=np.int64)
         n = len(self.space.sizes)
         total = max(n * (n - 1) // 2, 1)
         return {"key_tolerance": key_tolerances, "sum_tolerance": sum_tolerances,
@@ -180,8 +179,108 @@ class ToleranceStats:
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
 
 
-@njit(cache=True)
-def _greedy_groups(starts, neighbours, edges, hit_key, hit_sum, key_tol, sum_tol, class_sizes,
+@njit(nogil=True, cache=True)
+def _pair_tolerances(pairs, sizes, keys, tables):
+    """Smallest key and sum-table tolerance (percent) at which each pair is a hit."""
+    m = pairs.shape[0]
+    min_key = np.empty(m, np.float64)
+    min_sum = np.empty(m, np.float64)
+    for p in range(m):
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        dk = abs(keys[a] - keys[b])
+        # "at least 1": distances up to 1 hit at any tolerance
+        min_key[p] = 0.0 if dk <= 1 else 100.0 * dk / max(sizes[a], sizes[b], 1)
+        l1 = 0
+        for t in range(tables.shape[1]):
+            d = tables[a, t] - tables[b, t]
+            l1 += d if d >= 0 else -d
+        min_sum[p] = 0.0 if l1 <= 1 else 200.0 * l1 / max(sizes[a] + sizes[b], 1)
+    return min_key, min_sum
+
+
+def _step_index(tolerance: float) -> int | None:
+    i = int(np.searchsorted(TOLERANCE_STEPS, tolerance))
+    return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
+
+
+def _hits_on_steps(min_key: np.ndarray, min_sum: np.ndarray | None,
+                   weight: np.ndarray) -> np.ndarray:
+    """Weight of pairs hit at every key step (and sum step): a cumulative histogram.
+
+    A pair is counted from the first step at or above its smallest tolerance,
+    the same ``<=`` test a search makes, so lookups equal searches exactly.
+    """
+    steps = len(TOLERANCE_STEPS)
+    if min_sum is None:
+        return _histogram(min_key, min_key, weight, TOLERANCE_STEPS, 1).cumsum()
+    flat = _histogram(min_key, min_sum, weight, TOLERANCE_STEPS, steps)
+    return flat.reshape(steps, steps).cumsum(axis=0).cumsum(axis=1)
+
+
+@njit(nogil=True, cache=True)
+def _histogram(min_key, min_sum, weight, steps, sum_steps):
+    n = steps.shape[0]
+    out = np.zeros(n * sum_steps, np.int64)
+    for p in range(min_key.shape[0]):
+        i = np.searchsorted(steps, min_key[p])  # first step >= the tolerance
+        j = np.searchsorted(steps, min_sum[p]) if sum_steps > 1 else 0
+        if i < n and j < n:
+            out[i * sum_steps + j] += weight[p]
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
+    """Pairs as adjacency lists of classes, both directions, each list sorted by sum-table
+    tolerance, the selective test: a pass over a list stops at the first miss."""
+    start = np.zeros(n_classes + 1, np.int64)
+    for p in range(ca.shape[0]):
+        start[ca[p] + 1] += 1
+        start[cb[p] + 1] += 1
+    for c in range(n_classes):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    edge = np.empty(2 * ca.shape[0], np.int64)
+    side = np.empty(2 * ca.shape[0], np.bool_)  # True: the neighbour is cb
+    for p in range(ca.shape[0]):
+        edge[fill[ca[p]]] = p
+        side[fill[ca[p]]] = True
+        fill[ca[p]] += 1
+        edge[fill[cb[p]]] = p
+        side[fill[cb[p]]] = False
+        fill[cb[p]] += 1
+    neighbour = np.empty(2 * ca.shape[0], np.int64)
+    hit_key = np.empty(2 * ca.shape[0], np.float64)
+    hit_sum = np.empty(2 * ca.shape[0], np.float64)
+    hit_weight = np.empty(2 * ca.shape[0], np.int64)
+    for c in range(n_classes):
+        lo, hi = start[c], start[c + 1]
+        by = np.argsort(min_sum[edge[lo:hi]])
+        for k in range(hi - lo):
+            x = lo + by[k]
+            p = edge[x]
+            neighbour[lo + k] = cb[p] if side[x] else ca[p]
+            hit_key[lo + k] = min_key[p]
+            hit_sum[lo + k] = min_sum[p]
+            hit_weight[lo + k] = weight[p]
+    return start, neighbour, hit_key, hit_sum, hit_weight
+
+
+@njit(nogil=True, cache=True)
+def _weight_within(starts, hit_key, hit_sum, weight, key_tol, sum_tol):
+    total = 0
+    for c in range(starts.shape[0] - 1):
+        for i in range(starts[c], starts[c + 1]):
+            if hit_sum[i] > sum_tol:
+                break  # neighbours are sorted by sum-table tolerance
+            if hit_key[i] <= key_tol:
+                total += weight[i]
+    return total
+
+
+@njit(nogil=True, cache=True)
+def _greedy_groups(starts, neighbours, hit_key, hit_sum, key_tol, sum_tol, class_sizes,
                    order, group_of_class, leaders):
     claimed = np.zeros(class_sizes.shape[0], np.bool_)
     groups = 0
@@ -191,9 +290,10 @@ def _greedy_groups(starts, neighbours, edges, hit_key, hit_sum, key_tol, sum_tol
         claimed[c] = True
         near = 0
         for i in range(starts[c], starts[c + 1]):
+            if hit_sum[i] > sum_tol:
+                break  # neighbours are sorted by sum-table tolerance
             d = neighbours[i]
-            e = edges[i]
-            if not claimed[d] and hit_key[e] <= key_tol and hit_sum[e] <= sum_tol:
+            if hit_key[i] <= key_tol and not claimed[d]:
                 claimed[d] = True
                 group_of_class[d] = groups
                 near += 1
