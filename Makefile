@@ -1,4 +1,4 @@
-# simgui: `make run` sets up and starts the app, `make test` sets up and runs the tests.
+# simgui: `make run` sets up and opens the app, `make test` sets up and runs the tests.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -15,15 +15,19 @@ $(BIN)/.installed-%: pyproject.toml | check-python
 	$(BIN)/python -m pip install --quiet -e '.[$*]'
 	touch $@
 
-run: $(BIN)/.installed-test
+run: $(BIN)/.installed-gui
+	$(BIN)/python -m simgui.gui.syscheck
 	$(BIN)/simgui $(ARGS)
 
 test: $(BIN)/.installed-test
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m simgui.gui.syscheck --offscreen
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/.installed-test
 	$(BIN)/python benchmarks/bench_sumtable.py
 	$(BIN)/python benchmarks/bench_scan.py
+	$(BIN)/python benchmarks/bench_simfind.py
+	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui_slider.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="simgui",
-        description="Find identical and similar files, and clean them up safely.",
+        description="Find identical and similar files, and clean them up safely. "
+                    "With no command, the desktop application opens.",
         epilog="Run 'simgui COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"simgui {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -351,30 +352,12 @@ def cmd_pairs(args) -> int:
     return EXIT_OK
 
 
-def _member_dict(m, role: str) -> dict:
-    return {"role": role, "path": m.path, "size": m.size, "identical": m.identical,
-            "key_distance": round(m.key_distance, 4), "sum_distance": m.sum_distance,
-            "similarity": round(m.similarity, 2)}
-
-
 def cmd_groups(args) -> int:
-    import csv
+    from simgui.core.export import write_groups
 
     with _open_store(args) as store:
         _, groups = _groups(args, store, args.reference)
-    if args.format == "json":
-        print(json.dumps([{"group": g.id, "files": [_member_dict(g.reference, "reference")]
-                           + [_member_dict(m, "member") for m in g.members]} for g in groups],
-                         indent=1))
-    else:
-        fields = ["group", "role", "path", "size", "identical", "key_distance", "sum_distance",
-                  "similarity"]
-        writer = csv.DictWriter(sys.stdout, fieldnames=fields)
-        writer.writeheader()
-        for g in groups:
-            writer.writerow({"group": g.id, **_member_dict(g.reference, "reference")})
-            for m in g.members:
-                writer.writerow({"group": g.id, **_member_dict(m, "member")})
+    write_groups(groups, sys.stdout, args.format)
     return EXIT_OK
 
 
@@ -541,8 +524,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return EXIT_OK
+        # no command: the desktop application
+        from simgui.gui.app import main as gui_main
+
+        return gui_main()
     try:
         return args.run(args)
     except CommandError as exc:

@@ -14,5 +14,6 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 @pytest.fixture(autouse=True)
 def _no_user_store(tmp_path_factory, monkeypatch):
-    """No test may touch the real user's store: point the default at a temporary file."""
+    """No test may touch the real user's store or settings: point them at temporary files."""
     monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))
+    monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path_factory.mktemp("config") / "settings.json"))

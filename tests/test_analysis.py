@@ -137,3 +137,19 @@ def test_tolerances_above_the_ceiling_are_refused():
         analysis.groups(Tolerances(2, 1))
     with pytest.raises(ValueError):
         analysis.counts(Tolerances(1, 1))  # built without key hits
+
+
+def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
+    from simgui.core.analysis import affordable_key_ceiling
+    files = collection(5, 6000)
+    space = Analysis.build(files).space
+    assert affordable_key_ceiling(space, budget=10**12) == 10.0
+    low = affordable_key_ceiling(space, budget=20_000)
+    assert low < 10.0
+    # below the ceiling, results stay exact
+    from simgui.core.tolerance_stats import ToleranceStats
+    full = Analysis.build(files).stats
+    lowered = ToleranceStats.build(space, low, None)
+    tol = Tolerances(low, 1.0)
+    assert lowered.counts(tol) == full.counts(tol)
+    assert len(lowered.min_key) < len(full.min_key)

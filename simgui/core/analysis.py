@@ -25,7 +25,7 @@ from simgui.core.simfind import (
     identity_and_similarity,
 )
 from simgui.core.store import StoredFiles
-from simgui.core.tolerance_stats import MAX_TOLERANCE, HitCounts, ToleranceStats
+from simgui.core.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS, HitCounts, ToleranceStats
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,8 @@ class Analysis:
         # best reference first: in a reference folder, then oldest, then shortest path
         priority = np.lexsort((np.arange(n), path_len, files.mtimes_ns, ~in_reference))
         if ceiling is None:
-            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority, max_sum=MAX_TOLERANCE)
+            stats = ToleranceStats.build(space, affordable_key_ceiling(space), priority,
+                                         max_sum=MAX_TOLERANCE)
         else:
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
                                          key_hits=False)
@@ -93,7 +94,12 @@ class Analysis:
     def counts(self, tolerances: Tolerances) -> HitCounts:
         return self.stats.counts(tolerances)
 
-    def groups(self, tolerances: Tolerances) -> GroupTable:
+    def at(self, tolerances: Tolerances) -> tuple[HitCounts, GroupTable]:
+        """Counts and groups in one pass: what a slider move needs."""
+        counts, assignment = self.stats.counts_and_groups(tolerances)
+        return counts, self.groups(tolerances, assignment)
+
+    def groups(self, tolerances: Tolerances, assignment=None) -> GroupTable:
         """Every group at ``tolerances``; largest (bytes besides the reference) first.
 
         Files with equal size, sum table and content hash are one class and
@@ -102,7 +108,8 @@ class Analysis:
         similar classes becomes a group whose reference is that best file, and
         everything in it is within tolerance of the reference.
         """
-        assignment = self.stats.assign(tolerances)
+        if assignment is None:
+            assignment = self.stats.assign(tolerances)
         files = self.files
         file_group = assignment.group_of_class[self.space.classes.of_file]
         rows = np.flatnonzero(file_group >= 0)
@@ -134,6 +141,38 @@ class Analysis:
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         return self.stats.curve(key_tolerances, sum_tolerances)
+
+
+#: Candidate pairs an analysis may hold (about 16-80 bytes each); beyond, the key
+#: ceiling comes down.
+PAIR_BUDGET = 20_000_000
+_SAMPLE = 2_000
+
+
+def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET,
+                           seed: int = 0) -> float:
+    """The largest slider step up to 10 % whose key candidates fit the budget.
+
+    Dense collections (many files of one size and type) can have billions of
+    pairs within 10 % of each other's key.  Their number is estimated from a
+    random sample of classes (pairs grow with the square of the files), so the
+    search that holds them never runs out of memory; below the ceiling
+    everything stays exact.
+    """
+    reps = space.classes.first[space.sizes[space.classes.first] >= space.min_similar_size]
+    if len(reps) <= _SAMPLE:
+        return MAX_TOLERANCE
+    sample = np.sort(np.random.default_rng(seed).choice(reps, _SAMPLE, replace=False))
+    scale = (len(reps) / _SAMPLE) ** 2
+    small = SearchSpace.build(space.sizes[sample], space.tables[sample],
+                              size_factor=space.size_factor, min_similar_size=space.min_similar_size)
+    # the keys of the sample are the space's (scheme and extensions included)
+    small = dataclasses.replace(small, keys=space.keys[sample], ext_ids=space.ext_ids[sample])
+    for key in TOLERANCE_STEPS[::-1]:
+        found = len(small.class_pairs(Tolerances(float(key), 3200.0)))
+        if found * scale <= budget / 2:  # a margin for the estimate's error
+            return float(key)
+    return float(TOLERANCE_STEPS[0])
 
 
 def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,

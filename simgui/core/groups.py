@@ -8,6 +8,7 @@ objects, which the safe file operations take.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class GroupTable:
     def __len__(self) -> int:
         return len(self.start) - 1
 
-    @property
+    @cached_property
     def group_of_row(self) -> np.ndarray:
         return np.repeat(np.arange(len(self)), np.diff(self.start))
 

@@ -1,0 +1,42 @@
+"""Start the desktop application: ``simgui`` with no arguments, or ``simgui-gui``."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from simgui.gui.syscheck import problems
+
+    found = problems()
+    if found:
+        for problem in found:
+            print(f"simgui: {problem}", file=sys.stderr)
+        return 2
+    try:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        print(f"simgui: the window needs PySide6 ({exc}); install it with: "
+              "pip install 'simgui[gui]'", file=sys.stderr)
+        return 2
+
+    from simgui import __version__
+    from simgui.gui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
+    app.setApplicationName("simgui")
+    app.setApplicationDisplayName("simgui")
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("simgui")
+    window = MainWindow()
+    if not window.settings.window.get("geometry"):
+        window.resize(1280, 820)
+    window.show()
+    # kernels and results load after the window is on screen
+    QTimer.singleShot(0, window.start_up)
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,735 @@
+"""Charts from the paper: key space (Figures 3-4) and hits against tolerance (Figures 6-7).
+
+Both charts plot log10 values on plain pyqtgraph items and switch the axes to
+log ticking themselves, because pyqtgraph's PlotItem log mode only transforms
+PlotDataItems, not scatter items or marker lines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from pyqtgraph.graphicsItems.ScatterPlotItem import SpotItem
+
+from simgui.core.keys import SCHEMES, SKEW, UNIFORM, compute_keys
+
+#: Colour-blind-friendly: Okabe & Ito without yellow and black (too faint or
+#: too close to the axes on one theme or the other), then Tol's "muted" hues.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9",
+           "#CC79A7", "#882255", "#44AA99", "#332288", "#999933")
+#: The same on dark backgrounds, with Tol's wine and indigo (too dark there)
+#: swapped for his sand and purple.
+PALETTE_DARK = PALETTE[:6] + ("#DDCC77", "#44AA99", "#AA4499", "#999933")
+
+#: Combo box text, key scheme, extension modification.
+VARIANTS = (("Skew", SKEW.name, False), ("Uniform", UNIFORM.name, False),
+            ("Skew + extension", SKEW.name, True), ("Uniform + extension", UNIFORM.name, True))
+
+COLOUR_MODES = ("extension", "group")
+
+_TOP_EXTENSIONS = len(PALETTE)
+_POINT_SIZE = 4
+_FAINT_SIZE = 3
+_RING_SIZE = 12
+
+
+# --- shared helpers -------------------------------------------------------------------
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved a fraction ``t`` towards ``b``."""
+    return QColor.fromRgbF(a.redF() + t * (b.redF() - a.redF()),
+                           a.greenF() + t * (b.greenF() - a.greenF()),
+                           a.blueF() + t * (b.blueF() - a.blueF()))
+
+
+def _compact(x: float) -> str:
+    """1500 -> '1.5k', 2e6 -> '2M': short tick labels for counts and keys."""
+    if x == 0:
+        return "0"
+    for power, suffix in ((12, "T"), (9, "G"), (6, "M"), (3, "k")):
+        if abs(x) >= 10.0**power * 0.9995:
+            return f"{x / 10.0**power:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def _bytes_tick(x: float) -> str:
+    """1000 -> '1 KB' (powers of 1000 and unit names as in simgui.core.units)."""
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if x < 999.5 or unit == "TB":
+            return f"{x:.3g} {unit}"
+        x /= 1000
+    raise AssertionError("unreachable")
+
+
+def _percent_tick(x: float) -> str:
+    return f"{x:.3g} %"
+
+
+class _Axis(pg.AxisItem):
+    """An axis whose tick labels come from a formatter of the (unlogged) value.
+
+    On a log axis spanning more than a decade and a half only decades are
+    labelled: labels at 2, 3 .. 9 x 10^k would overlap.
+    """
+
+    def __init__(self, orientation: str, formatter):
+        super().__init__(orientation)
+        self._formatter = formatter
+        self._decades = 0.0
+        self.enableAutoSIPrefix(False)  # the formatters print their own units
+
+    def logTickValues(self, minVal, maxVal, size, stdTicks):
+        self._decades = maxVal - minVal
+        return super().logTickValues(minVal, maxVal, size, stdTicks)
+
+    def logTickStrings(self, values, scale, spacing):
+        decades_only = self._decades > 1.5
+        return ["" if decades_only and abs(v - round(v)) > 1e-6
+                else self._formatter(10.0 ** v * scale) for v in values]
+
+    def tickStrings(self, values, scale, spacing):
+        if self.logMode:
+            return self.logTickStrings(values, scale, spacing)
+        return [self._formatter(v * scale) for v in values]
+
+
+class _Overlay(QLabel):
+    """A centred message over a chart; follows the chart's size, lets clicks through."""
+
+    def __init__(self, text: str, host: QWidget):
+        super().__init__(text, host)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.setFont(font)
+        self.setGeometry(host.rect())
+        host.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.setGeometry(watched.rect())
+        return False
+
+
+def _make_plot(bottom: _Axis, left: _Axis, x_label: str, y_label: str) -> pg.PlotWidget:
+    widget = pg.PlotWidget(axisItems={"bottom": bottom, "left": left})
+    item = widget.getPlotItem()
+    # the plot-options menu offers a log toggle that would mislabel our log10 data
+    item.setMenuEnabled(False, True)
+    item.setLabel("bottom", x_label)
+    item.setLabel("left", y_label)
+    item.showGrid(x=True, y=True, alpha=0.15)
+    return widget
+
+
+def _theme_colours(widget: QWidget) -> tuple[QColor, QColor]:
+    palette = widget.palette()
+    return palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText)
+
+
+def _apply_theme(plot: pg.PlotWidget, background: QColor, foreground: QColor) -> None:
+    """Per-widget colours, so pyqtgraph's global defaults stay untouched."""
+    plot.setBackground(background)
+    for name in ("bottom", "left"):
+        axis = plot.getPlotItem().getAxis(name)
+        axis.setPen(foreground)
+        axis.setTextPen(foreground)
+
+
+def _small_label() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    font = QFont(label.font())
+    font.setPointSizeF(font.pointSizeF() * 0.9)
+    label.setFont(font)
+    return label
+
+
+def _swatch(colour: str, text: str, symbol: str = "●") -> str:
+    return f'<span style="color:{colour}">{symbol}</span>&nbsp;{text}'
+
+
+# --- key space ------------------------------------------------------------------------
+
+class _Scatter(pg.ScatterPlotItem):
+    """A ScatterPlotItem that stays quick with 200,000 points of a few styles.
+
+    The base class spends seconds in per-point Python on each setData: it
+    re-makes every brush of a brush array, keys every point's style one by one,
+    and on the first click builds a SpotItem per point.  Here brush arrays of
+    QBrush objects are stored as given, styles are matched with numpy (each
+    distinct one rendered once), and spot objects are made only for the points
+    under a click.  Anything else goes to the base class unchanged.
+    """
+
+    def setBrush(self, *args, **kargs):
+        brushes = args[0] if len(args) == 1 else None
+        if not (isinstance(brushes, np.ndarray) and brushes.dtype == object
+                and kargs.get("mask") is None
+                and set(map(type, brushes)) <= {QBrush}):
+            return super().setBrush(*args, **kargs)
+        data = kargs.get("dataSet", self.data)
+        if len(brushes) != len(data):
+            raise ValueError(f"{len(brushes)} brushes for {len(data)} points")
+        data["brush"] = brushes
+        data["sourceRect"] = 0
+        if kargs.get("update", True):
+            self.updateSpots(data)
+
+    def updateSpots(self, dataSet=None):
+        data = self.data if dataSet is None else dataSet
+        if not (self.opts["pxMode"] and self.opts["useCache"]):
+            return super().updateSpots(dataSet)
+        todo = np.flatnonzero(data["sourceRect"]["w"] == 0)
+        if len(todo):
+            styles = list(self._style(["symbol", "size", "pen", "brush"], data=data, idx=todo))
+            first, which = _distinct_rows(styles)
+            atlas = self.fragmentAtlas[[tuple(column[i] for column in styles) for i in first]]
+            rects = np.array(atlas, dtype=data.dtype["sourceRect"]).reshape(-1)
+            data["sourceRect"][todo] = rects[which]
+            self._maybeRebuildAtlas()
+        self._updateMaxSpotSizes(data=data)
+        self.invalidate()
+
+    def pointsAt(self, pos):
+        hits = np.flatnonzero(self._maskAt(pos))[::-1]
+        return [self._spot(i) for i in hits]
+
+    def _spot(self, i: int) -> SpotItem:
+        record = self.data[i]  # a view: the item is cached in the array
+        if record["item"] is None:
+            record["item"] = SpotItem(record, self, i)
+        return record["item"]
+
+
+def _distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """First row of each distinct combination of column values, and each row's combination.
+
+    Object columns compare by identity, as pyqtgraph's symbol atlas does.
+    """
+    code = np.zeros(len(columns[0]), np.int64)
+    for column in columns:
+        if column.dtype == object:
+            column = np.fromiter(map(id, column), np.int64, len(column))
+        _, inverse = np.unique(column, return_inverse=True)
+        code = code * (int(inverse.max()) + 1) + inverse.reshape(-1)
+        # renumber densely, so the product never overflows
+        _, first, code = np.unique(code, return_index=True, return_inverse=True)
+        code = code.reshape(-1)
+    return first, code
+
+
+class KeySpaceChart(QWidget):
+    """Key against file size on log-log axes, one point per file (the paper's Figures 3-4)."""
+
+    fileClicked = Signal(int)
+    #: The user picked another key variant here: (scheme name, use extensions).
+    variantChanged = Signal(str, bool)
+
+    EMPTY_TEXT = "Scan a folder to see its files in key space"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._sizes = np.zeros(0, np.int64)
+        self._tables = np.zeros((0, 16), np.int64)
+        self._extensions: list[str] = []
+        self._groups = np.zeros(0, np.int64)
+        self._top_extensions: list[tuple[str, int]] = []
+        self._extension_codes = np.zeros(0, np.int64)
+        self._key_cache: dict[tuple[str, bool], np.ndarray] = {}
+        self._keys = np.zeros(0)
+        self._shown = np.zeros(0, bool)
+        self._highlighted = np.zeros(0, np.int64)
+        self._build()
+        self._apply_theme()
+        self._redraw()
+
+    # public interface
+
+    def set_files(self, sizes: np.ndarray, tables: np.ndarray, extensions: list[str],
+                  group_of: np.ndarray) -> None:
+        """Show these files (clearing any highlight); ``group_of``: group ids, -1 for none."""
+        sizes = np.asarray(sizes, np.int64)
+        n = len(sizes)
+        tables = np.asarray(tables, np.int64).reshape(n, 16)
+        group_of = np.asarray(group_of, np.int64)
+        if len(extensions) != n or len(group_of) != n:
+            raise ValueError("one extension and one group id per file are needed")
+        self._sizes, self._tables, self._groups = sizes, tables, group_of
+        self._extensions = list(extensions)
+        self._key_cache.clear()
+        self._highlighted = np.zeros(0, np.int64)
+        self._rank_extensions()
+        self._redraw(autorange=True)
+
+    def set_variant(self, scheme_name: str, use_extensions: bool) -> None:
+        """Show keys of scheme ``scheme_name`` ('skew' or 'uniform'), with or without extensions."""
+        wanted = (scheme_name.casefold(), bool(use_extensions))
+        for row, (_, name, ext) in enumerate(VARIANTS):
+            if (name, ext) == wanted:
+                break
+        else:
+            raise ValueError(f"no key variant {scheme_name!r} (known: {sorted(SCHEMES)})")
+        if row != self._variant_box.currentIndex():
+            self._variant_box.setCurrentIndex(row)
+            self._redraw(autorange=True)
+
+    def variant(self) -> tuple[str, bool]:
+        _, name, ext = VARIANTS[self._variant_box.currentIndex()]
+        return name, ext
+
+    def set_colour_by(self, mode: str) -> None:
+        """Colour points by 'extension' or by 'group'."""
+        row = COLOUR_MODES.index(mode)
+        if row != self._colour_box.currentIndex():
+            self._colour_box.setCurrentIndex(row)
+            self._redraw()
+
+    def colour_by(self) -> str:
+        return COLOUR_MODES[self._colour_box.currentIndex()]
+
+    def keys(self) -> np.ndarray:
+        """Keys of all files under the current variant, float64 (n,)."""
+        return self._keys
+
+    def highlight(self, indices: np.ndarray) -> None:
+        """Ring these files (row indices); an empty array clears."""
+        indices = np.unique(np.asarray(indices, np.int64).ravel())
+        self._highlighted = indices[(indices >= 0) & (indices < len(self._sizes))]
+        self._draw_highlight()
+        self._update_legend()
+
+    @property
+    def scatter(self) -> pg.ScatterPlotItem:
+        return self._scatter
+
+    @property
+    def highlight_overlay(self) -> pg.ScatterPlotItem:
+        return self._rings
+
+    @property
+    def plot_widget(self) -> pg.PlotWidget:
+        return self._plot
+
+    @property
+    def variant_box(self) -> QComboBox:
+        return self._variant_box
+
+    @property
+    def colour_box(self) -> QComboBox:
+        return self._colour_box
+
+    @property
+    def reference_line(self) -> pg.PlotCurveItem:
+        return self._reference
+
+    @property
+    def legend_text(self) -> str:
+        return self._legend.text()
+
+    @property
+    def note_text(self) -> str:
+        return self._note.text()
+
+    @property
+    def is_empty(self) -> bool:
+        return not self._overlay.isHidden()
+
+    # construction
+
+    def _build(self) -> None:
+        self._variant_box = QComboBox()
+        self._variant_box.addItems([text for text, _, _ in VARIANTS])
+        self._variant_box.setToolTip("Key scheme; '+ extension' adds the extension "
+                                     "modification (each extension its own stripe)")
+        self._variant_box.activated.connect(self._on_variant_picked)
+        self._colour_box = QComboBox()
+        self._colour_box.addItems(list(COLOUR_MODES))
+        self._colour_box.activated.connect(lambda _: self._redraw())
+
+        title = QLabel("<b>Key space</b>")
+        bar = QHBoxLayout()
+        bar.addWidget(title)
+        bar.addStretch(1)
+        bar.addWidget(QLabel("Key:"))
+        bar.addWidget(self._variant_box)
+        bar.addSpacing(12)
+        bar.addWidget(QLabel("Colour by:"))
+        bar.addWidget(self._colour_box)
+
+        self._plot = _make_plot(_Axis("bottom", _bytes_tick), _Axis("left", _compact),
+                                "File size (bytes)", "Key")
+        item = self._plot.getPlotItem()
+        for name in ("bottom", "left"):
+            item.getAxis(name).setLogMode(True)
+        self._reference = pg.PlotCurveItem()
+        self._scatter = _Scatter(pxMode=True, size=_POINT_SIZE, pen=None, useCache=True)
+        self._scatter.sigClicked.connect(self._on_clicked)
+        self._rings = pg.ScatterPlotItem(pxMode=True, size=_RING_SIZE, symbol="o", brush=None)
+        self._rings.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks reach the points
+        self._rings.setZValue(10)
+        for graphic in (self._reference, self._scatter, self._rings):
+            item.addItem(graphic)
+        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+
+        self._legend = _small_label()
+        self._note = _small_label()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self._plot, 1)
+        layout.addWidget(self._legend)
+        layout.addWidget(self._note)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+            self._redraw()
+
+    def _apply_theme(self) -> None:
+        background, foreground = _theme_colours(self)
+        _apply_theme(self._plot, background, foreground)
+        self._foreground = foreground
+        self._palette = PALETTE_DARK if background.lightnessF() < 0.5 else PALETTE
+        self._other_colour = _mix(background, foreground, 0.45)
+        self._faint_colour = _mix(background, foreground, 0.25)
+        self._brushes = np.array(
+            [pg.mkBrush(c) for c in self._palette] + [pg.mkBrush(self._other_colour),
+                                                pg.mkBrush(self._faint_colour)], dtype=object)
+        pen = pg.mkPen(_mix(background, foreground, 0.6), width=1, style=Qt.PenStyle.DashLine)
+        self._reference.setPen(pen)
+        self._rings.setPen(pg.mkPen(foreground, width=2))
+
+    # drawing
+
+    def _rank_extensions(self) -> None:
+        """Colour codes for the most common extensions; the rest share 'other'."""
+        counts = Counter(self._extensions)
+        self._top_extensions = counts.most_common(_TOP_EXTENSIONS)
+        lookup = {ext: i for i, (ext, _) in enumerate(self._top_extensions)}
+        other = len(PALETTE)
+        self._extension_codes = np.fromiter((lookup.get(e, other) for e in self._extensions),
+                                            np.int64, len(self._extensions))
+
+    def _current_keys(self) -> np.ndarray:
+        variant = self.variant()
+        keys = self._key_cache.get(variant)
+        if keys is None:
+            name, use_extensions = variant
+            keys = compute_keys(self._tables, SCHEMES[name],
+                                self._extensions if use_extensions else None)
+            self._key_cache[variant] = keys
+        return keys
+
+    def _colour_codes(self) -> np.ndarray:
+        """Per file: a palette index, or len(PALETTE) for 'other', +1 for 'in no group'."""
+        if self.colour_by() == "extension":
+            return self._extension_codes
+        return np.where(self._groups >= 0, self._groups % len(PALETTE), len(PALETTE) + 1)
+
+    def _redraw(self, autorange: bool = False) -> None:
+        self._keys = self._current_keys()
+        self._shown = (self._sizes > 0) & (self._keys > 0)
+        codes = self._colour_codes()
+        index = np.flatnonzero(self._shown)
+        # grey points first, so coloured ones are drawn over them
+        index = index[np.argsort(codes[index] < len(PALETTE), kind="stable")]
+        shown_codes = codes[index]
+        faint = shown_codes == len(PALETTE) + 1
+        size = np.where(faint, _FAINT_SIZE, _POINT_SIZE) if faint.any() else _POINT_SIZE
+        self._scatter.setData(x=np.log10(self._sizes[index]), y=np.log10(self._keys[index]),
+                              data=index, brush=self._brushes[shown_codes], size=size)
+        self._draw_reference(index)
+        self._draw_highlight()
+        self._update_legend()
+        self._update_note(len(index))
+        self._overlay.setVisible(len(self._sizes) == 0)
+        if len(self._sizes) == 0:
+            # a plausible frame (1 B .. 1 GB) rather than pyqtgraph's 1 .. 10
+            self._plot.getPlotItem().setRange(xRange=(0, 9), yRange=(0, 9), padding=0.03)
+        elif autorange:
+            self._plot.getPlotItem().enableAutoRange()
+
+    def _draw_reference(self, index: np.ndarray) -> None:
+        # extension offsets lift keys 10^12 above any size: y = x says nothing there
+        if len(index) == 0 or self.variant()[1]:
+            self._reference.setData([], [])
+            return
+        sizes = self._sizes[index]
+        span = np.log10([sizes.min(), sizes.max()])
+        self._reference.setData(span, span)
+
+    def _draw_highlight(self) -> None:
+        index = self._highlighted[self._shown[self._highlighted]] if len(self._shown) else \
+            self._highlighted[:0]
+        self._rings.setData(x=np.log10(self._sizes[index]), y=np.log10(self._keys[index]),
+                            data=index)
+
+    def _update_legend(self) -> None:
+        if len(self._sizes) == 0:
+            self._legend.clear()
+            return
+        if self.colour_by() == "extension":
+            parts = [_swatch(self._palette[i], ext or "(none)")
+                     for i, (ext, _) in enumerate(self._top_extensions)]
+            if len(self._top_extensions) == _TOP_EXTENSIONS and (
+                    self._extension_codes == len(PALETTE)).any():
+                parts.append(_swatch(self._other_colour.name(), "other"))
+        else:
+            groups = len(np.unique(self._groups[self._groups >= 0]))
+            dots = "".join(f'<span style="color:{c}">●</span>' for c in self._palette[:4])
+            parts = [f"{dots}&nbsp;{groups:,} groups (colours repeat)",
+                     _swatch(self._faint_colour.name(), "in no group")]
+        if not self.variant()[1]:
+            parts.append(_swatch(self._foreground.name(), "key = size", "‒ ‒"))
+        if len(self._highlighted):
+            parts.append(_swatch(self._foreground.name(), f"{len(self._highlighted):,} selected",
+                                 "○"))
+        self._legend.setText("&nbsp;&nbsp; ".join(parts))
+
+    def _update_note(self, shown: int) -> None:
+        if len(self._sizes) == 0:
+            self._note.clear()
+            return
+        left_out = len(self._sizes) - shown
+        text = f"{shown:,} files shown"
+        if left_out:
+            text += f"; {left_out:,} files of 0 bytes or key 0 not shown (log axes)"
+        self._note.setText(text)
+
+    # user actions
+
+    def _on_variant_picked(self, _row: int) -> None:
+        self._redraw(autorange=True)
+        self.variantChanged.emit(*self.variant())
+
+    def _on_clicked(self, item: pg.ScatterPlotItem, points, event) -> None:
+        click = event.scenePos()
+
+        def distance(point) -> float:
+            where = item.mapToScene(point.pos())
+            return (where.x() - click.x()) ** 2 + (where.y() - click.y()) ** 2
+
+        nearest = min(points, key=distance)
+        self.fileClicked.emit(int(nearest.data()))
+
+
+# --- tolerance ------------------------------------------------------------------------
+
+class ToleranceChart(QWidget):
+    """Key hits and sum-table hits against tolerance for the user's files (Figures 6-7)."""
+
+    EMPTY_TEXT = "Scan a folder to see how many pairs each tolerance finds"
+    X_RANGE = (0.01, 10.0)
+    #: Counts spanning this factor or more go on a log y axis (else the smaller
+    #: curve hugs the floor).
+    LOG_Y_SPAN = 30.0
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._curve: dict | None = None
+        self._position: tuple[float, float] | None = None
+        self._build()
+        self._apply_theme()
+        self.clear()
+
+    # public interface
+
+    def set_curve(self, curve: dict) -> None:
+        """Plot a dict from :meth:`ToleranceStats.curve`."""
+        self._curve = curve
+        tolerance = np.asarray(curve["key_tolerance"], np.float64)
+        key_hits = np.asarray(curve["key_hits"], np.float64)
+        sum_hits = np.asarray(curve["sum_hits"], np.float64)
+        on_axis = tolerance > 0  # a tolerance of 0 has no place on a log axis
+        tolerance, key_hits, sum_hits = tolerance[on_axis], key_hits[on_axis], sum_hits[on_axis]
+        positive = np.concatenate([key_hits, sum_hits])
+        positive = positive[positive > 0]
+        self.log_y = bool(len(positive)) and positive.max() >= self.LOG_Y_SPAN * positive.min()
+        x = np.log10(tolerance)
+        self._key_curve.setData(x, self._y(key_hits))
+        self._sum_curve.setData(x, self._y(sum_hits))
+        self._plot.getPlotItem().getAxis("left").setLogMode(self.log_y)
+        self._plot.getPlotItem().setLabel("left", "File pairs" + (" (log scale)" if self.log_y
+                                                                   else ""))
+        self._set_ranges(tolerance, max(key_hits.max(initial=0), sum_hits.max(initial=0)))
+        self._note.setText(self._describe(curve, key_hits, sum_hits))
+        self._overlay.hide()
+        self._legend.show()
+        self._plot.getPlotItem().getAxis("left").setStyle(showValues=True)
+        self._draw_markers()
+
+    def set_position(self, key_tolerance: float, sum_tolerance: float) -> None:
+        """Mark the tolerances the sliders are at (percent)."""
+        self._position = (float(key_tolerance), float(sum_tolerance))
+        self._draw_markers()
+
+    def marker_positions(self) -> tuple[float, float] | None:
+        """The (key, sum-table) tolerances marked, in percent, or None."""
+        return self._position
+
+    def clear(self) -> None:
+        self._curve = None
+        self.log_y = False
+        self._key_curve.setData([], [])
+        self._sum_curve.setData([], [])
+        self._note.clear()
+        self._legend.hide()
+        self._overlay.show()
+        item = self._plot.getPlotItem()
+        item.getAxis("left").setLogMode(False)
+        item.getAxis("left").setStyle(showValues=False)  # no counts to show yet
+        item.setLabel("left", "File pairs")
+        self._set_ranges(np.zeros(0), 1.0)
+        self._draw_markers()
+
+    @property
+    def plot_widget(self) -> pg.PlotWidget:
+        return self._plot
+
+    @property
+    def key_curve(self) -> pg.PlotDataItem:
+        return self._key_curve
+
+    @property
+    def sum_curve(self) -> pg.PlotDataItem:
+        return self._sum_curve
+
+    @property
+    def key_marker(self) -> pg.InfiniteLine:
+        return self._key_line
+
+    @property
+    def sum_marker(self) -> pg.InfiniteLine:
+        return self._sum_line
+
+    @property
+    def note_text(self) -> str:
+        return self._note.text()
+
+    @property
+    def is_empty(self) -> bool:
+        return self._curve is None
+
+    # construction
+
+    def _build(self) -> None:
+        self._plot = _make_plot(_Axis("bottom", _percent_tick), _Axis("left", _compact),
+                                "Tolerance (%)", "File pairs")
+        item = self._plot.getPlotItem()
+        item.getAxis("bottom").setLogMode(True)
+        item.setMouseEnabled(x=False, y=False)  # a summary; the sliders drive it
+        item.hideButtons()
+        self._legend = item.addLegend(offset=(10, 10))
+        self._key_curve = item.plot(name="key hits", symbol="o", symbolSize=5)
+        self._sum_curve = item.plot(name="sum-table hits", symbol="s", symbolSize=5)
+        self._key_line = self._marker("key", 0.92)
+        self._sum_line = self._marker("sum table", 0.80)
+        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+        self._note = _small_label()
+
+        title = QLabel("<b>Hits against tolerance</b>")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(title)
+        layout.addWidget(self._plot, 1)
+        layout.addWidget(self._note)
+
+    def _marker(self, text: str, label_at: float) -> pg.InfiniteLine:
+        line = pg.InfiniteLine(angle=90, movable=False, label=text,
+                               labelOpts={"position": label_at, "anchors": [(0, 0.5), (0, 0.5)]})
+        line.setZValue(5)
+        self._plot.getPlotItem().addItem(line, ignoreBounds=True)
+        return line
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        background, foreground = _theme_colours(self)
+        _apply_theme(self._plot, background, foreground)
+        self._key_curve.setPen(pg.mkPen(PALETTE[0], width=2))
+        self._key_curve.setSymbolBrush(PALETTE[0])
+        self._key_curve.setSymbolPen(None)
+        self._sum_curve.setPen(pg.mkPen(PALETTE[3], width=2))
+        self._sum_curve.setSymbolBrush(PALETTE[3])
+        self._sum_curve.setSymbolPen(None)
+        self._legend.setLabelTextColor(foreground)
+        for _, label in self._legend.items:  # pyqtgraph restyles a label only on setText
+            label.setText(label.text)
+        self._legend.setBrush(pg.mkBrush(_mix(background, foreground, 0.04)))
+        self._legend.setPen(pg.mkPen(_mix(background, foreground, 0.3)))
+        marker = pg.mkPen(_mix(background, foreground, 0.55), width=2,
+                          style=Qt.PenStyle.DashLine)
+        for line in (self._key_line, self._sum_line):
+            line.setPen(marker)
+            line.label.setColor(foreground)
+
+    # drawing
+
+    def _y(self, hits: np.ndarray) -> np.ndarray:
+        if not self.log_y:
+            return hits
+        with np.errstate(divide="ignore"):
+            return np.where(hits > 0, np.log10(hits), np.nan)  # gaps, not a fake floor
+
+    def _set_ranges(self, tolerance: np.ndarray, most: float) -> None:
+        low, high = self.X_RANGE
+        if len(tolerance):
+            low, high = min(low, tolerance.min()), max(high, tolerance.max())
+        item = self._plot.getPlotItem()
+        item.setXRange(math.log10(low), math.log10(high), padding=0.05)  # room for end labels
+        if self.log_y:
+            item.enableAutoRange(axis="y")
+        else:
+            item.setYRange(0, max(1.0, most), padding=0.05)  # counts start at 0
+
+    def _describe(self, curve: dict, key_hits: np.ndarray, sum_hits: np.ndarray) -> str:
+        """The caption: what is counted, and what the axes leave out."""
+        hits = np.asarray(curve["key_hits"], np.float64)
+        fraction = np.asarray(curve.get("key_fraction", np.zeros(len(hits))), np.float64)
+        known = fraction > 0
+        parts = ["Counts of file pairs"]
+        if known.any():
+            total = round(float(hits[known][0] / fraction[known][0]))
+            parts[0] += f" out of {total:,} possible pairs"
+        if self.log_y and ((key_hits == 0).any() or (sum_hits == 0).any()):
+            parts.append("tolerances with no hits are left out of the log scale")
+        sum_tolerance = np.asarray(curve.get("sum_tolerance", curve["key_tolerance"]))
+        if not np.allclose(sum_tolerance, curve["key_tolerance"]):
+            parts.append("x is the key tolerance; the sum-table tolerance moves with it")
+        return "; ".join(parts) + "."
+
+    def _draw_markers(self) -> None:
+        if self._curve is None or self._position is None:
+            self._key_line.hide()
+            self._sum_line.hide()
+            return
+        key, total = self._position
+        together = math.isclose(key, total, rel_tol=1e-9)
+        self._key_line.show()
+        self._sum_line.setVisible(not together)
+        self._place(self._key_line, key,
+                    f"key and sum table {key:g} %" if together else f"key {key:g} %")
+        self._place(self._sum_line, total, f"sum table {total:g} %")
+
+    def _place(self, line: pg.InfiniteLine, tolerance: float, text: str) -> None:
+        """Put a marker at ``tolerance``, pinned to the chart's edge when beyond it."""
+        low, high = self._plot.getPlotItem().getViewBox().viewRange()[0]
+        x = min(max(math.log10(max(tolerance, 1e-12)), low), high)
+        line.setValue(x)
+        # the label goes on the side with room for it
+        side = (1, 0.5) if x > (low + high) / 2 else (0, 0.5)
+        line.label.anchors = [side, side]
+        line.label.setFormat(text)  # takes effect only while the line is visible

@@ -1,0 +1,664 @@
+"""The details panel: one file's metadata and sum table, or two files side by side.
+
+The panel never reads files itself: comparing contents can take seconds, so
+it asks for a comparison with ``compare_requested`` and the main window runs
+:func:`simgui.core.differences.compare_files` in a worker and hands the result
+(or an error message) to :meth:`DetailsPanel.show_differences`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush, QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
+    QPushButton, QScrollArea, QSizePolicy, QStackedWidget, QTableWidget, QTableWidgetItem,
+    QTextEdit, QToolTip, QVBoxLayout, QWidget,
+)
+
+from simgui.core.differences import Differences
+from simgui.core.tags import DEFAULT_TAGS, validate_tags
+from simgui.core.units import format_bytes
+
+AUTO_COMPARE_LIMIT = 64 * 1000 * 1000  # larger files are compared only on request
+DIFFERS_ROLE = Qt.ItemDataRole.UserRole + 1  # True on the sum-table rows that differ
+_DEBOUNCE_MS = 150  # arrowing through a list asks for one comparison, not one per row
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: the table is an array
+class FileDetails:
+    """What the panel shows about one file (all of it known without reading the file)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    table: np.ndarray  # (16,) sum table, in tag order
+    key: float
+    extension: str
+    identical: bool | None = None  # to the group's reference; None outside a group
+    similarity: float | None = None  # percent
+    key_distance: float | None = None
+    sum_distance: int | None = None
+    role: str = ""  # "reference" / "member" / ""
+
+    @classmethod
+    def from_member(cls, member, table: np.ndarray, key: float, extension: str,
+                    reference: bool = False) -> FileDetails:
+        """From a :class:`simgui.core.groups.Member` and its stored table and key."""
+        return cls(member.path, member.size, member.mtime_ns, np.asarray(table), float(key),
+                   extension, member.identical, member.similarity, member.key_distance,
+                   member.sum_distance, "reference" if reference else "member")
+
+
+def _percent(value: float) -> str:
+    """A share in percent that never rounds a little to nothing or nearly all to all."""
+    if 0 < value < 0.1:
+        return "< 0.1 %"
+    if 99.9 < value < 100:
+        return "> 99.9 %"
+    return f"{value:.1f} %"
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                           a.greenF() + (b.greenF() - a.greenF()) * t,
+                           a.blueF() + (b.blueF() - a.blueF()) * t)
+
+
+def summary(result: Differences) -> str:
+    """'A: 3.1 % changed, B: 0.4 % changed'."""
+    return (f"A: {_percent(result.percent_changed_a)} changed, "
+            f"B: {_percent(result.percent_changed_b)} changed")
+
+
+class _ElidedLabel(QLabel):
+    """A label that shortens its text in the middle (paths) and shows it whole as a tooltip."""
+
+    def __init__(self, text: str, parent=None):
+        super().__init__(text, parent)
+        self.setToolTip(text)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+
+    def minimumSizeHint(self) -> QSize:
+        height = super().minimumSizeHint().height()
+        return QSize(self.fontMetrics().horizontalAdvance("…") * 4, height)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle,
+                                             rect.width())
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(rect, int(self.alignment()), text)
+
+
+class DiffStrip(QWidget):
+    """Two bars, A over B, each cell shaded by the share of it not found in the other file.
+
+    Bar lengths follow the file sizes, so an insertion shows as a longer bar.
+    Cells past the compared prefix of a large file are hatched.
+    """
+
+    BAR = 18
+    GAP = 8
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.result: Differences | None = None
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(self.sizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(400, 2 * self.BAR + 2 * self.GAP + self.fontMetrics().height() + 4)
+
+    def set_result(self, result: Differences | None) -> None:
+        self.result = result
+        self.setToolTip(summary(result) if result is not None else "")
+        self.update()
+
+    # geometry -----------------------------------------------------------------
+
+    def _label_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance("B") + 10
+
+    def _bar_rect(self, which: int) -> QRectF:
+        """Bar 0 (A) or 1 (B), its length in proportion to its file's size."""
+        r = self.result
+        full = max(1, self.width() - self._label_width() - 1)
+        sizes = (r.size_a, r.size_b) if r is not None else (1, 1)
+        length = full * (sizes[which] / max(sizes)) if max(sizes) else full
+        return QRectF(self._label_width(), 1 + which * (self.BAR + self.GAP), max(2.0, length),
+                      self.BAR)
+
+    def _colours(self) -> tuple[QColor, QColor, QColor]:
+        palette = self.palette()
+        strong = palette.color(QPalette.ColorRole.Highlight)
+        calm = _mix(palette.color(QPalette.ColorRole.Base), strong, 0.12)
+        return calm, strong, palette.color(QPalette.ColorRole.Mid)
+
+    # painting -----------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.WindowText)
+        calm, strong, mid = self._colours()
+        r = self.result
+        for which, name in enumerate("AB"):
+            rect = self._bar_rect(which)
+            painter.setPen(text)
+            painter.drawText(QRectF(0, rect.top(), self._label_width() - 6, rect.height()),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), name)
+            if r is None:
+                painter.fillRect(rect, calm)
+                continue
+            cells = r.changed_a if which == 0 else r.changed_b
+            n = len(cells)
+            for i, value in enumerate(cells):
+                x0 = rect.left() + rect.width() * i / n
+                x1 = rect.left() + rect.width() * (i + 1) / n
+                cell = QRectF(x0, rect.top(), max(1.0, x1 - x0), rect.height())
+                if math.isnan(value):
+                    painter.fillRect(cell, QBrush(mid, Qt.BrushStyle.BDiagPattern))
+                else:
+                    # any change at all stays visible: a 64-byte block in a cell of 1 MB
+                    shade = 0.0 if value <= 0 else 0.45 + 0.55 * float(value)
+                    painter.fillRect(cell, _mix(calm, strong, shade))
+            painter.setPen(QPen(mid, 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(0, 0, -1, -1))
+            size = r.size_a if which == 0 else r.size_b
+            if r.first_difference is not None and size:
+                # a tick at the first positional difference
+                x = rect.left() + rect.width() * min(1.0, r.first_difference / size)
+                painter.setPen(QPen(text, 2))
+                painter.drawLine(QPointF(x, rect.top() - 1), QPointF(x, rect.bottom() + 1))
+        self._paint_legend(painter, 1 + 2 * (self.BAR + self.GAP) - 2, calm, strong, mid, text)
+
+    def _paint_legend(self, painter, y, calm, strong, mid, text) -> None:
+        fm = self.fontMetrics()
+        x = float(self._label_width())
+        box = fm.height() * 0.7
+        items = [(calm, "same content in the other file"), (strong, "not found in the other file")]
+        if self.result is not None and self.result.truncated:
+            items.append((None, "not compared"))
+        for colour, label in items:
+            swatch = QRectF(x, y + (fm.height() - box) / 2, box, box)
+            if colour is None:
+                painter.fillRect(swatch, QBrush(mid, Qt.BrushStyle.BDiagPattern))
+            else:
+                painter.fillRect(swatch, colour)
+            painter.setPen(QPen(mid, 1))
+            painter.drawRect(swatch)
+            painter.setPen(text)
+            x += box + 4
+            painter.drawText(QPointF(x, y + fm.ascent()), label)
+            x += fm.horizontalAdvance(label) + 14
+        if self.result is not None and self.result.first_difference is not None:
+            painter.setPen(QPen(text, 2))
+            painter.drawLine(QPointF(x + 2, y + 1), QPointF(x + 2, y + fm.height() - 1))
+            painter.setPen(text)
+            painter.drawText(QPointF(x + 8, y + fm.ascent()), "first difference")
+
+    # tooltips -----------------------------------------------------------------
+
+    def cell_text(self, which: int, x: float) -> str | None:
+        """What the cell of bar ``which`` under ``x`` holds, for its tooltip."""
+        r = self.result
+        if r is None:
+            return None
+        rect = self._bar_rect(which)
+        if not rect.left() <= x < rect.right():
+            return None
+        cells = r.changed_a if which == 0 else r.changed_b
+        size = r.size_a if which == 0 else r.size_b
+        i = min(len(cells) - 1, int((x - rect.left()) / rect.width() * len(cells)))
+        lo = i * size // len(cells)
+        hi = max((i + 1) * size // len(cells), lo + 1)
+        name, other = ("A", "B") if which == 0 else ("B", "A")
+        where = f"{name}, bytes {lo:,}–{min(hi, size) - 1:,}"
+        if math.isnan(cells[i]):
+            compared = format_bytes(r.compared_a if which == 0 else r.compared_b)
+            return f"{where}: not compared (only the first {compared} were)"
+        return f"{where}: {_percent(100 * float(cells[i]))} not found in {other}"
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            pos = event.position() if hasattr(event, "position") else QPointF(event.pos())
+            for which in (0, 1):
+                rect = self._bar_rect(which)
+                if rect.top() <= pos.y() <= rect.bottom():
+                    text = self.cell_text(which, pos.x())
+                    if text:
+                        QToolTip.showText(event.globalPos(), f"{text}\n{self.toolTip()}", self)
+                        return True
+        return super().event(event)
+
+
+class DetailsPanel(QWidget):
+    """Details of the selected files; compares the first two when asked (see the module)."""
+
+    compare_requested = Signal(str, str)
+
+    def __init__(self, parent=None, *, tags=DEFAULT_TAGS):
+        super().__init__(parent)
+        self.tags = validate_tags(tags)
+        self.auto_compare_limit = AUTO_COMPARE_LIMIT
+        self.files: list[FileDetails] = []
+        self.pending: tuple[str, str] | None = None  # pair asked for, result not in yet
+        self.result: Differences | None = None
+        self._cache: tuple[tuple, Differences] | None = None  # last result, by pair identity
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(_DEBOUNCE_MS)
+        self._timer.timeout.connect(self._emit_request)
+
+        self.empty_label = QLabel()
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+
+        self.title = _ElidedLabel("")
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.meta = QWidget()
+        self.meta_layout = QGridLayout(self.meta)
+        self.meta_layout.setContentsMargins(0, 0, 0, 0)
+        self.meta_layout.setHorizontalSpacing(16)
+        self.meta_layout.setVerticalSpacing(4)
+
+        # where they differ
+        self.diff_section = QWidget()
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail_label = QLabel()
+        self.detail_label.setWordWrap(True)
+        self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.compare_button = QPushButton("Compare contents")
+        self.compare_button.setToolTip("Read both files and show where their contents differ")
+        self.compare_button.clicked.connect(self.request_comparison)
+        self.strip = DiffStrip()
+        self.hex_view = QPlainTextEdit()
+        self.hex_view.setReadOnly(True)
+        self.hex_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.hex_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.hex_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.hex_view.setToolTip("64 bytes around the first difference; ^^ marks bytes that differ")
+        head = QHBoxLayout()
+        head.addWidget(self._heading("Where they differ"))
+        head.addStretch(1)
+        head.addWidget(self.compare_button)
+        diff_layout = QVBoxLayout(self.diff_section)
+        diff_layout.setContentsMargins(0, 0, 0, 0)
+        diff_layout.addLayout(head)
+        diff_layout.addWidget(self.status_label)
+        diff_layout.addWidget(self.strip)
+        diff_layout.addWidget(self.detail_label)
+        diff_layout.addWidget(self.hex_view)
+
+        # sum tables
+        self.table_heading = self._heading("Sum table")
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.table_note = QLabel()
+        self.table_note.setWordWrap(True)
+
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setSpacing(8)
+        layout.addWidget(self.title)
+        layout.addWidget(self.note)
+        layout.addWidget(self.meta)
+        layout.addSpacing(6)
+        layout.addWidget(self.diff_section)
+        layout.addSpacing(6)
+        layout.addWidget(self.table_heading)
+        layout.addWidget(self.table)
+        layout.addWidget(self.table_note)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(content)
+
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty_label)
+        self.stack.addWidget(scroll)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.stack)
+        self._refresh_empty()
+        self.show_files([])
+
+    @staticmethod
+    def _heading(text: str) -> QLabel:
+        label = QLabel(text)
+        font = label.font()
+        font.setBold(True)
+        label.setFont(font)
+        return label
+
+    def _muted(self) -> QColor:
+        """Secondary text: between the text and background colours, readable in any theme."""
+        palette = self.palette()
+        return _mix(palette.color(QPalette.ColorRole.WindowText),
+                    palette.color(QPalette.ColorRole.Window), 0.4)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "files"):
+            # a light/dark switch: recolour what was coloured by hand
+            self._refresh_empty()
+            if self.files:
+                self._fill_meta(self.files[:2])
+                self._fill_table(self.files[:2])
+                if self.result is not None:
+                    self._show_result(self.result)
+
+    def _refresh_empty(self) -> None:
+        muted = self._muted().name()
+        self.empty_label.setText(
+            f'<p style="color:{muted}; font-size:large">Select a file to see its details</p>'
+            f'<p style="color:{muted}">Select two to see where their contents differ.</p>')
+        self.note.setStyleSheet(f"color: {muted};")
+
+    def set_tags(self, tags) -> None:
+        """The tag set the shown sum tables were counted with."""
+        self.tags = validate_tags(tags)
+        self.show_files(self.files)
+
+    # showing files ------------------------------------------------------------
+
+    def show_files(self, files: list[FileDetails]) -> None:
+        """Show nothing, one file, or the first two of several side by side."""
+        self.files = list(files)
+        self._timer.stop()
+        self.pending = None
+        self.result = None
+        if not self.files:
+            self.stack.setCurrentIndex(0)
+            return
+        self.stack.setCurrentIndex(1)
+        shown = self.files[:2]
+        if len(shown) == 1:
+            self.title.setText(os.path.basename(shown[0].path) or shown[0].path)
+            self.title.setToolTip(shown[0].path)
+            self.title.update()
+            self.note.setVisible(False)
+        else:
+            names = [os.path.basename(f.path) or f.path for f in shown]
+            self.title.setText(f"{names[0]}  vs  {names[1]}")
+            self.title.setToolTip(f"A: {shown[0].path}\nB: {shown[1].path}")
+            self.title.update()
+            more = len(self.files) - 2
+            self.note.setText(f"{len(self.files)} files selected; the first two are shown."
+                              if more else "")
+            self.note.setVisible(bool(more))
+        self._fill_meta(shown)
+        self._fill_table(shown)
+        self.diff_section.setVisible(len(shown) == 2)
+        if len(shown) == 2:
+            self._start_comparison(shown[0], shown[1])
+
+    def _fill_meta(self, files: list[FileDetails]) -> None:
+        grid = self.meta_layout
+        while grid.count():
+            widget = grid.takeAt(0).widget()
+            if widget is not None:
+                widget.hide()  # now: deleteLater alone would leave it painted until the next loop
+                widget.deleteLater()
+        two = len(files) == 2
+        row = 0
+        if two:
+            for column, (name, f) in enumerate(zip("AB", files), start=1):
+                role = f" · {f.role}" if f.role else ""
+                grid.addWidget(self._heading(f"{name}{role}"), row, column)
+            row += 1
+        rows: list[tuple[str, list[str], bool]] = [
+            ("Name", [os.path.basename(f.path) for f in files], True),
+            ("Folder", [os.path.dirname(f.path) for f in files], True),
+            ("Size", [f"{format_bytes(f.size)} ({f.size:,} bytes)" for f in files], False),
+            ("Modified", [self._when(f.mtime_ns) for f in files], False),
+            ("Extension", [f.extension or "(none)" for f in files], False),
+            ("Key", [f"{f.key:,.1f}" for f in files], False),
+        ]
+        if not two and files[0].role:
+            rows.append(("Role", [files[0].role], False))
+        if any(f.role == "member" for f in files):
+            rows += [
+                ("Similarity", [self._similarity(f) for f in files], False),
+                ("Key distance", ["" if f.key_distance is None or f.role == "reference"
+                                  else f"{f.key_distance:,.1f}" for f in files], False),
+                ("Sum distance", ["" if f.sum_distance is None or f.role == "reference"
+                                  else f"{f.sum_distance:,}" for f in files], False),
+            ]
+        for label, values, elide in rows:
+            name = QLabel(label)
+            name.setStyleSheet(f"color: {self._muted().name()};")
+            grid.addWidget(name, row, 0, Qt.AlignmentFlag.AlignTop)
+            for column, value in enumerate(values, start=1):
+                widget = _ElidedLabel(value) if elide else QLabel(value)
+                if not elide:
+                    widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                    widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+                grid.addWidget(widget, row, column)
+            row += 1
+        grid.setColumnStretch(0, 0)
+        for column in (1, 2):
+            grid.setColumnStretch(column, 1 if column <= len(files) else 0)
+
+    @staticmethod
+    def _when(mtime_ns: int) -> str:
+        return datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M:%S")
+
+    @staticmethod
+    def _similarity(f: FileDetails) -> str:
+        if f.role == "reference":
+            return "reference"
+        if f.identical:
+            return "identical (100 %)"
+        if f.similarity is None:
+            return ""
+        return f"{f.similarity:.2f} %"
+
+    def _fill_table(self, files: list[FileDetails]) -> None:
+        two = len(files) == 2
+        table = self.table
+        table.clear()
+        headers = ["Tag", "A", "B", "B − A"] if two else ["Tag", "Count"]
+        table.setColumnCount(len(headers))
+        table.setHorizontalHeaderLabels(headers)
+        table.setRowCount(len(self.tags))
+        counts = [np.asarray(f.table, dtype=np.int64) for f in files]
+        highlight = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        highlight.setAlphaF(0.2)
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        bold = QFont(table.font())
+        bold.setBold(True)
+        differing = 0
+        for row, tag in enumerate(self.tags):
+            char = f", character {chr(tag)!r}" if 0x20 <= tag < 0x7F else ""
+            cells = [QTableWidgetItem(f"0x{tag:02x}")]
+            cells[0].setToolTip(f"Tag 0x{tag:02x}: bits {tag:08b}{char}")
+            values = [int(c[row]) for c in counts]
+            cells += [QTableWidgetItem(f"{v:,}") for v in values]
+            differs = two and values[0] != values[1]
+            if two:
+                delta = values[1] - values[0]
+                cells.append(QTableWidgetItem(f"{delta:+,}" if delta else "0"))
+            for column, item in enumerate(cells):
+                if column:
+                    item.setTextAlignment(right)
+                item.setData(DIFFERS_ROLE, differs)
+                if differs:
+                    item.setBackground(highlight)
+                    if column == len(cells) - 1:
+                        item.setFont(bold)
+                table.setItem(row, column, item)
+            differing += differs
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        table.resizeRowsToContents()
+        height = header.height() + sum(table.rowHeight(r) for r in range(table.rowCount()))
+        table.setFixedHeight(height + 2 * table.frameWidth())
+        # one narrow column pair reads better than a count far from its tag
+        table.setMaximumWidth(16777215 if two else table.fontMetrics().horizontalAdvance("0" * 36))
+        self.table_heading.setText("Sum tables" if two else "Sum table")
+        if two:
+            distance = int(np.abs(counts[0] - counts[1]).sum())
+            self.table_note.setText(
+                f"{differing} of {len(self.tags)} counts differ; "
+                f"sum-table distance (L1) {distance:,}." if differing else
+                "The sum tables are equal.")
+        else:
+            self.table_note.setText(f"{int(counts[0].sum()):,} counted tag matches.")
+
+    # comparing ----------------------------------------------------------------
+
+    @staticmethod
+    def _identity(a: FileDetails, b: FileDetails) -> tuple:
+        return a.path, b.path, a.size, b.size, a.mtime_ns, b.mtime_ns
+
+    def _start_comparison(self, a: FileDetails, b: FileDetails) -> None:
+        self._show_result(None)
+        if self._cache is not None and self._cache[0] == self._identity(a, b):
+            self._show_result(self._cache[1])  # same pair as last time: no need to read again
+            return
+        if max(a.size, b.size) > self.auto_compare_limit:
+            self.status_label.setText(
+                f"Large files ({format_bytes(a.size)} and {format_bytes(b.size)}) are compared "
+                f"only on request: press “Compare contents”.")
+            self.compare_button.setEnabled(True)
+            return
+        self._set_comparing((a.path, b.path))
+        self._timer.start()
+
+    def request_comparison(self) -> None:
+        """Ask for the first two shown files to be compared now."""
+        if len(self.files) < 2:
+            return
+        self._set_comparing((self.files[0].path, self.files[1].path))
+        self._emit_request()
+
+    def _set_comparing(self, pair: tuple[str, str]) -> None:
+        self.pending = pair
+        self.status_label.setText("Comparing…")
+        self.strip.setVisible(True)  # empty bars hold the place: less jumping when done
+        self.compare_button.setEnabled(False)
+
+    def _emit_request(self) -> None:
+        self._timer.stop()
+        if self.pending is not None:
+            self.compare_requested.emit(*self.pending)
+
+    def show_differences(self, result: Differences | str) -> None:
+        """Show a comparison's result, or an error message in its place.
+
+        A result for another pair than the one shown (the selection moved on
+        while a worker compared) is ignored, as is an error nobody waits for.
+        """
+        if len(self.files) < 2:
+            return
+        a, b = self.files[0], self.files[1]
+        if isinstance(result, str):
+            if self.pending is None:
+                return
+            self.pending = None
+            self._show_result(None)
+            self.status_label.setText(f"Could not compare the contents: {result}")
+            self.status_label.setStyleSheet(
+                f"color: {self.palette().color(QPalette.ColorRole.LinkVisited).name()};")
+            self.compare_button.setEnabled(True)
+            return
+        if (result.path_a, result.path_b) != (a.path, b.path):
+            return
+        self.pending = None
+        self._cache = (self._identity(a, b), result)
+        self._show_result(result)
+
+    def _show_result(self, result: Differences | None) -> None:
+        self.result = result
+        self.status_label.setStyleSheet("")
+        self.strip.set_result(result)
+        self.compare_button.setEnabled(self.pending is None)
+        if result is None:
+            self.status_label.setText("")
+            self.strip.setVisible(False)
+            self.detail_label.setVisible(False)
+            self.hex_view.setVisible(False)
+            return
+        if result.identical:
+            self.status_label.setText("The contents are identical.")
+            self.strip.setVisible(False)
+            self.detail_label.setVisible(False)
+            self.hex_view.setVisible(False)
+            return
+        self.status_label.setText(summary(result))
+        self.strip.setVisible(True)
+        first = result.first_difference
+        details = [f"First difference at byte {first:,} (0x{first:x})"]
+        common = result.common_bytes
+        details.append(f"about {format_bytes(common)} of content in common" if common
+                       else "no content in common")
+        if result.truncated:
+            prefix = format_bytes(max(result.compared_a, result.compared_b))
+            details.append(f"only the first {prefix} of each file were searched for common content")
+        self.detail_label.setText("; ".join(details) + ".")
+        self.detail_label.setVisible(True)
+        self._fill_hex(result)
+
+    def _fill_hex(self, result: Differences) -> None:
+        rows = result.hex_rows()
+        self.hex_view.setPlainText("\n".join(rows))
+        self.hex_view.setVisible(bool(rows))
+        # colour the differing bytes, in the rows above each line of marks
+        palette = self.palette()
+        fmt = QTextCharFormat()
+        fmt.setBackground(palette.color(QPalette.ColorRole.Highlight))
+        fmt.setForeground(palette.color(QPalette.ColorRole.HighlightedText))
+        selections = []
+        document = self.hex_view.document()
+        for number, row in enumerate(rows):
+            if not row.strip().startswith("^^"):
+                continue
+            for column in range(len(row)):
+                if row.startswith("^^", column) and (column - 12) % 3 == 0:
+                    for above in (number - 2, number - 1):
+                        cursor = QTextCursor(document.findBlockByNumber(above))
+                        cursor.movePosition(QTextCursor.MoveOperation.Right,
+                                            QTextCursor.MoveMode.MoveAnchor, column)
+                        cursor.movePosition(QTextCursor.MoveOperation.Right,
+                                            QTextCursor.MoveMode.KeepAnchor, 2)
+                        selection = QTextEdit.ExtraSelection()
+                        selection.cursor = cursor
+                        selection.format = fmt
+                        selections.append(selection)
+        self.hex_view.setExtraSelections(selections)
+        lines = max(1, len(rows))
+        fm = self.hex_view.fontMetrics()
+        margins = self.hex_view.contentsMargins()
+        self.hex_view.setFixedHeight(int(lines * fm.lineSpacing() + 2 * document.documentMargin()
+                                         + margins.top() + margins.bottom() + 4))
+        self.hex_view.setMinimumWidth(0)

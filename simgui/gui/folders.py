@@ -1,0 +1,150 @@
+"""The folders panel: what to scan, which folders are references, what to skip."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
+    QPushButton, QVBoxLayout,
+)
+
+from simgui.core.units import format_bytes, parse_size
+
+
+class FolderList(QListWidget):
+    """Folders, each with a check box meaning "reference"; folders can be dropped on it."""
+
+    dropped = Signal(list)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    dragMoveEvent = dragEnterEvent
+
+    def dropEvent(self, event):
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        folders = [p for p in paths if os.path.isdir(p)]
+        if folders:
+            self.dropped.emit(folders)
+            event.acceptProposedAction()
+
+
+class FoldersPanel(QGroupBox):
+    changed = Signal()  # folders, references, excludes or minimum size
+
+    def __init__(self, parent=None):
+        super().__init__("Folders", parent)
+        self.list = FolderList()
+        self.list.setToolTip("Folders to scan. Tick a folder to make it a reference: its files "
+                             "are kept first and never moved or deleted.\nDrop folders here.")
+        self.add_button = QPushButton("Add…")
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setEnabled(False)
+        self.excludes = QLineEdit()
+        self.excludes.setPlaceholderText("e.g. .git, *.tmp, node_modules")
+        self.excludes.setToolTip("Names to skip (files or folders), separated by commas; "
+                                 "* and ? work as in a shell")
+        self.min_size = QLineEdit("0")
+        self.min_size.setToolTip("Skip files smaller than this (e.g. 0, 4k, 1M)")
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        form = QFormLayout()
+        form.addRow("Skip names", self.excludes)
+        form.addRow("Minimum size", self.min_size)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        layout.addLayout(form)
+
+        self.add_button.clicked.connect(self.choose_folder)
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.list.dropped.connect(self.add_folders)
+        self.list.itemChanged.connect(lambda _item: self.changed.emit())
+        self.list.itemSelectionChanged.connect(
+            lambda: self.remove_button.setEnabled(bool(self.list.selectedItems())))
+        self.excludes.editingFinished.connect(lambda: self.changed.emit())
+        self.min_size.editingFinished.connect(self._min_size_edited)
+
+    # -- folders ------------------------------------------------------------------
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a folder to scan",
+                                                  os.path.expanduser("~"))
+        if folder:
+            self.add_folders([folder])
+
+    def add_folders(self, folders: list[str], references: list[str] = ()) -> None:
+        known = set(self.folders())
+        for folder in folders:
+            folder = os.path.abspath(folder)
+            if folder in known:
+                continue
+            known.add(folder)
+            item = QListWidgetItem(folder)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if folder in references
+                               else Qt.CheckState.Unchecked)
+            item.setToolTip(f"{folder}\nTick to make it a reference folder (protected)")
+            self.list.blockSignals(True)
+            self.list.addItem(item)
+            self.list.blockSignals(False)
+        self.changed.emit()
+
+    def remove_selected(self) -> None:
+        for item in self.list.selectedItems():
+            self.list.takeItem(self.list.row(item))
+        self.changed.emit()
+
+    def folders(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def references(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+
+    def set_reference(self, folder: str, on: bool = True) -> None:
+        for i in range(self.list.count()):
+            if self.list.item(i).text() == folder:
+                self.list.item(i).setCheckState(Qt.CheckState.Checked if on
+                                                else Qt.CheckState.Unchecked)
+
+    # -- options ------------------------------------------------------------------
+
+    def exclude_patterns(self) -> list[str]:
+        return [p.strip() for p in self.excludes.text().split(",") if p.strip()]
+
+    def set_exclude_patterns(self, patterns: list[str]) -> None:
+        self.excludes.setText(", ".join(patterns))
+
+    def minimum_size(self) -> int:
+        try:
+            return parse_size(self.min_size.text() or "0")
+        except ValueError:
+            return 0
+
+    def set_minimum_size(self, size: int) -> None:
+        self.min_size.setText(format_bytes(size) if size else "0")
+
+    def _min_size_edited(self) -> None:
+        try:
+            parse_size(self.min_size.text() or "0")
+            self.min_size.setStyleSheet("")
+            self.min_size.setToolTip("Skip files smaller than this (e.g. 0, 4k, 1M)")
+        except ValueError as exc:
+            self.min_size.setStyleSheet("color: palette(link-visited);")
+            self.min_size.setToolTip(str(exc))
+            return
+        self.changed.emit()

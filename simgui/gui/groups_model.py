@@ -1,0 +1,416 @@
+"""The groups as a two-level Qt model over a :class:`GroupTable`'s columns.
+
+Top-level rows are groups, their children the group's files, reference first.
+Nothing is built per file: ``data()`` reads the numpy columns for the rows
+the view asks for, and sorting and filtering are numpy permutations, so
+100,000 files scroll, sort and filter without delay.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+import numpy as np
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+
+from simgui.core.groups import GroupTable
+from simgui.core.units import format_bytes
+
+COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Key distance",
+           "Sum-table distance", "Identical")
+NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, KEY, SUM, IDENTICAL = range(len(COLUMNS))
+_NUMERIC = {SIZE, MODIFIED, SIMILARITY, KEY, SUM}
+_TOP = 0  # internal id of group rows; file rows carry their group's position + 1
+
+#: Role giving the file index (into the table's files) of a file row, -1 for group rows.
+FILE_ROLE = Qt.ItemDataRole.UserRole + 1
+#: Role giving the group number (0-based, in the table) of any row.
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+class GroupsModel(QAbstractItemModel):
+    marks_changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._table: GroupTable | None = None
+        self._folded: list[str] | None = None
+        self._shown = np.zeros(0, np.int64)  # groups shown, in display order
+        self._member_order = np.zeros(0, np.int64)  # table rows, sorted within each group
+        self._marked: set[str] = set()
+        self._protected: tuple[str, ...] = ()  # reference folders: their files can't be marked
+        self._filter = ""
+        self._sort = (SIZE, Qt.SortOrder.DescendingOrder)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # -- content ---------------------------------------------------------------
+
+    def set_table(self, table: GroupTable | None, protected: tuple[str, ...] = ()) -> None:
+        """Show ``table``; marks on files still shown are kept."""
+        self.beginResetModel()
+        self._table = table
+        self._folded = None  # case-folded paths, made on the first filter
+        self._protected = tuple(p.rstrip(os.sep) + os.sep for p in protected)
+        self._arrange()
+        self.endResetModel()
+        self.marks_changed.emit()
+
+    @property
+    def table(self) -> GroupTable | None:
+        return self._table
+
+    def group_count(self) -> int:
+        return len(self._shown)
+
+    def set_filter(self, text: str) -> None:
+        """Show only groups with a file whose path contains ``text`` (any case)."""
+        self.beginResetModel()
+        self._filter = text.casefold().strip()
+        self._arrange()
+        self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        before = [(self._group_at(i), self._table_row(i) if i.internalId() != _TOP else -1)
+                  for i in persistent]
+        self._sort = (column, order)
+        self._arrange()
+        after = [self._index_for(g, r, i.column()) for (g, r), i in zip(before, persistent)]
+        self.changePersistentIndexList(persistent, after)
+        self.layoutChanged.emit()
+
+    def _arrange(self) -> None:
+        t = self._table
+        if t is None or len(t) == 0:
+            self._shown = np.zeros(0, np.int64)
+            self._member_order = np.zeros(0, np.int64)
+            return
+        groups = np.arange(len(t))
+        if self._filter:
+            if self._folded is None:
+                self._folded = [t.files.paths[f].casefold() for f in t.rows]
+            hit_rows = np.fromiter((self._filter in p for p in self._folded), bool, len(t.rows))
+            groups = np.unique(t.group_of_row[hit_rows])
+        column, order = self._sort
+        descending = order == Qt.SortOrder.DescendingOrder
+        row_key = self._row_key(column)
+        # groups by their reference's value (size: bytes to free; similarity: the least similar)
+        if column == SIZE:
+            group_key = t.group_bytes.astype(np.float64)
+        elif column == SIMILARITY:
+            group_key = np.minimum.reduceat(t.similarity, t.start[:-1])
+        else:
+            group_key = row_key[t.start[:-1]]
+        g_key = group_key[groups]
+        by = np.lexsort((groups, -g_key if descending else g_key)) if g_key.dtype != object \
+            else _object_order(g_key, groups, descending)
+        self._shown = groups[by]
+        # members within each group, the reference staying first
+        is_ref = np.zeros(len(t.rows), bool)
+        is_ref[t.start[:-1]] = True
+        k = row_key if row_key.dtype != object else _ranks(row_key)
+        self._member_order = np.lexsort((np.arange(len(t.rows)), -k if descending else k,
+                                         ~is_ref, t.group_of_row))
+
+    def _row_key(self, column: int) -> np.ndarray:
+        t = self._table
+        f = t.rows
+        if column == NAME:
+            return np.array([os.path.basename(t.files.paths[i]).casefold() for i in f], object)
+        if column == FOLDER:
+            return np.array([os.path.dirname(t.files.paths[i]).casefold() for i in f], object)
+        if column == SIZE:
+            return t.files.sizes[f].astype(np.float64)
+        if column == MODIFIED:
+            return t.files.mtimes_ns[f].astype(np.float64)
+        if column == SIMILARITY:
+            return t.similarity
+        if column == KEY:
+            return t.key_distance
+        if column == SUM:
+            return t.sum_distance.astype(np.float64)
+        return t.identical.astype(np.float64)
+
+    # -- marks -------------------------------------------------------------------
+
+    @property
+    def marked(self) -> set[str]:
+        return set(self._marked)
+
+    def marked_in_view(self) -> list[str]:
+        """Marked paths of files in the groups shown."""
+        t = self._table
+        if t is None or not self._marked:
+            return []
+        paths = t.files.paths
+        return [paths[f] for f in t.rows.tolist() if paths[f] in self._marked]
+
+    def set_marked(self, paths) -> None:
+        self._marked = {p for p in paths if not self._is_protected(p)}
+        self._marks_reset()
+
+    def mark_all_but_reference(self, identical_only: bool = False) -> int:
+        """Mark every shown file but each group's reference; returns how many are marked."""
+        t = self._table
+        if t is None:
+            return 0
+        for g in self._shown:
+            for r in range(t.start[g] + 1, t.start[g + 1]):
+                path = t.files.paths[t.rows[r]]
+                if (t.identical[r] or not identical_only) and not self._is_protected(path):
+                    self._marked.add(path)
+        self._marks_reset()
+        return len(self._marked)
+
+    def clear_marks(self) -> None:
+        self._marked.clear()
+        self._marks_reset()
+
+    def invert_marks(self) -> None:
+        """Swap marked and unmarked files in the groups shown (references included)."""
+        t = self._table
+        if t is None:
+            return
+        for g in self._shown:
+            for r in range(t.start[g], t.start[g + 1]):
+                path = t.files.paths[t.rows[r]]
+                if path in self._marked:
+                    self._marked.discard(path)
+                elif not self._is_protected(path):
+                    self._marked.add(path)
+        self._marks_reset()
+
+    def _is_protected(self, path: str) -> bool:
+        return bool(self._protected) and path.startswith(self._protected)
+
+    def _marks_reset(self) -> None:
+        # one layout signal repaints every check box; a dataChanged per group would be
+        # 100,000 signals
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()
+        self.marks_changed.emit()
+
+    # -- navigation helpers --------------------------------------------------------
+
+    def file_of(self, index: QModelIndex) -> int:
+        """File index of a file row, -1 for a group row or an invalid index."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return -1
+        return int(self._table.rows[self._table_row(index)])
+
+    def group_of(self, index: QModelIndex) -> int:
+        """Group number (0-based, in the table) of any row, -1 if invalid."""
+        if not index.isValid():
+            return -1
+        return self._group_at(index)
+
+    def index_of_file(self, file: int) -> QModelIndex:
+        """Index of the row showing file ``file``, or an invalid index if not shown."""
+        t = self._table
+        if t is None:
+            return QModelIndex()
+        rows = np.flatnonzero(t.rows[self._member_order] == file)
+        if len(rows) == 0:
+            return QModelIndex()
+        pos = int(rows[0])
+        g = int(t.group_of_row[self._member_order[pos]])
+        shown = np.flatnonzero(self._shown == g)
+        if len(shown) == 0:
+            return QModelIndex()
+        return self.index(pos - int(t.start[g]), 0, self.index(int(shown[0]), 0))
+
+    def index_of_group(self, group: int) -> QModelIndex:
+        shown = np.flatnonzero(self._shown == group)
+        return self.index(int(shown[0]), 0) if len(shown) else QModelIndex()
+
+    def _group_at(self, index) -> int:
+        if index.internalId() == _TOP:
+            return int(self._shown[index.row()])
+        return int(self._shown[index.internalId() - 1])
+
+    def _index_for(self, group: int, table_row: int, column: int) -> QModelIndex:
+        """Index of a group (``table_row`` -1) or of one of its files."""
+        top = np.flatnonzero(self._shown == group)
+        if len(top) == 0:
+            return QModelIndex()
+        if table_row < 0:
+            return self.index(int(top[0]), column)
+        lo, hi = self._table.start[group], self._table.start[group + 1]
+        position = int(np.flatnonzero(self._member_order[lo:hi] == table_row)[0])
+        return self.index(position, column, self.index(int(top[0]), 0))
+
+    def _table_row(self, index) -> int:
+        g = self._group_at(index)
+        return int(self._member_order[self._table.start[g] + index.row()])
+
+    # -- QAbstractItemModel ----------------------------------------------------------
+
+    def index(self, row: int, column: int, parent=QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, _TOP)
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index=QModelIndex()) -> QModelIndex:
+        if not index.isValid() or index.internalId() == _TOP:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, _TOP)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        if self._table is None:
+            return 0
+        if not parent.isValid():
+            return len(self._shown)
+        if parent.internalId() != _TOP or parent.column() != 0:
+            return 0
+        g = self._shown[parent.row()]
+        return int(self._table.start[g + 1] - self._table.start[g])
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return len(COLUMNS)
+
+    def hasChildren(self, parent=QModelIndex()) -> bool:
+        return self.rowCount(parent) > 0
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return _HEADER_TIPS[section]
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.internalId() != _TOP and index.column() == NAME:
+            if not self._is_protected(self._table.files.paths[self.file_of(index)]):
+                flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.CheckStateRole or index.internalId() == _TOP:
+            return False
+        path = self._table.files.paths[self.file_of(index)]
+        if self._is_protected(path):
+            return False
+        if Qt.CheckState(value) == Qt.CheckState.Checked:
+            self._marked.add(path)
+        else:
+            self._marked.discard(path)
+        self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
+        self.marks_changed.emit()
+        return True
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self._table is None:
+            return None
+        if index.internalId() == _TOP:
+            return self._group_data(self._group_at(index), index.column(), role)
+        return self._file_data(self._table_row(index), index.column(), role)
+
+    def _group_data(self, g: int, column: int, role):
+        t = self._table
+        lo, hi = int(t.start[g]), int(t.start[g + 1])
+        if role == GROUP_ROLE:
+            return g
+        if role == FILE_ROLE:
+            return -1
+        if role == Qt.ItemDataRole.FontRole and column == NAME:
+            return self._bold
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column == SIZE:
+            return "Space the other files of this group take (what removing them frees)"
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        n = hi - lo
+        if column == NAME:
+            return f"{os.path.basename(t.files.paths[t.rows[lo]])}: {n} files"
+        if column == SIZE:
+            return format_bytes(int(t.group_bytes[g]))
+        if column == SIMILARITY:
+            low = float(t.similarity[lo:hi].min())
+            return "100 %" if low >= 100 else f"≥ {low:.2f} %"
+        if column == IDENTICAL:
+            same = int(t.identical[lo + 1:hi].sum())
+            return "all copies" if same == n - 1 else f"{same} of {n - 1}" if same else "similar"
+        return None
+
+    def _file_data(self, row: int, column: int, role):
+        t = self._table
+        f = int(t.rows[row])
+        path = t.files.paths[f]
+        reference = row == t.start[t.group_of_row[row]]
+        if role == FILE_ROLE:
+            return f
+        if role == GROUP_ROLE:
+            return int(t.group_of_row[row])
+        if role == Qt.ItemDataRole.CheckStateRole and column == NAME:
+            if self._is_protected(path):
+                return None
+            return Qt.CheckState.Checked if path in self._marked else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.FontRole and reference:
+            return self._bold
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = path
+            if reference:
+                tip += "\nReference: the file the others are compared with, kept by default"
+            if self._is_protected(path):
+                tip += "\nIn a reference folder: never marked, moved or deleted"
+            return tip
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if column == NAME:
+            name = os.path.basename(path)
+            return f"{name}  (reference)" if reference else name
+        if column == FOLDER:
+            return os.path.dirname(path)
+        if column == SIZE:
+            return format_bytes(int(t.files.sizes[f]))
+        if column == MODIFIED:
+            return datetime.fromtimestamp(int(t.files.mtimes_ns[f]) / 1e9).strftime(
+                "%Y-%m-%d %H:%M")
+        if column == SIMILARITY:
+            s = float(t.similarity[row])
+            return "100 %" if s >= 100 else f"{s:.2f} %"
+        if column == KEY:
+            return "" if reference else f"{float(t.key_distance[row]):,.1f}"
+        if column == SUM:
+            return "" if reference else f"{int(t.sum_distance[row]):,}"
+        if column == IDENTICAL:
+            return "" if reference else ("identical" if t.identical[row] else "similar")
+        return None
+
+
+_HEADER_TIPS = (
+    "File name; tick the files to act on",
+    "Folder holding the file",
+    "File size; on group rows, the space the group's other files take",
+    "Last modified",
+    "100 % for identical copies; lower the more the sum tables differ",
+    "How far the file's key is from the reference's key",
+    "L1 distance between the file's sum table and the reference's",
+    "Identical: same size, sum table and content hash as the reference",
+)
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = np.empty(len(values), np.int64)
+    ranks[order] = np.arange(len(values))
+    return ranks
+
+
+def _object_order(keys: np.ndarray, tie: np.ndarray, descending: bool) -> np.ndarray:
+    r = _ranks(keys)
+    return np.lexsort((tie, -r if descending else r))
+

@@ -1,0 +1,146 @@
+"""The groups view: a filter box over a tree of groups and their files."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QPushButton, QStackedWidget,
+    QTreeView, QVBoxLayout, QWidget,
+)
+
+from simgui.gui.groups_model import COLUMNS, FOLDER, NAME, SIZE, GroupsModel
+
+
+class GroupsView(QWidget):
+    selection_changed = Signal(list, int)  # file indices selected, group of the current row
+
+    def __init__(self, model: GroupsModel, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter by path…  (Ctrl+F)")
+        self.filter.setClearButtonEnabled(True)
+        self.tree = QTreeView()
+        self.tree.setModel(model)
+        self.tree.setUniformRowHeights(True)  # what keeps 100,000 rows smooth
+        self.tree.setSortingEnabled(True)
+        self.tree.sortByColumn(SIZE, Qt.SortOrder.DescendingOrder)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(NAME, 300)
+        header.resizeSection(FOLDER, 260)
+        for column in range(2, len(COLUMNS)):
+            header.resizeSection(column, 110)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setTextFormat(Qt.TextFormat.RichText)
+        self.empty_button = QPushButton("Add Folder…")
+        self.empty_button.setDefault(True)
+        page = QWidget()
+        page_layout = QVBoxLayout(page)
+        page_layout.addStretch(1)
+        page_layout.addWidget(self.empty)
+        page_layout.addWidget(self.empty_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        page_layout.addStretch(2)
+        self._empty_page = page
+        self.stack = QStackedWidget()
+        self.stack.addWidget(page)
+        self.stack.addWidget(self.tree)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.stack, 1)
+
+        self.open_action = QAction("Open File", self)
+        self.open_action.setShortcut(QKeySequence(Qt.Key.Key_Return))
+        self.open_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.show_action = QAction("Show in Folder", self)
+        self.show_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.tree.addAction(self.open_action)
+        self.tree.addAction(self.show_action)
+        self.open_action.triggered.connect(self.open_current)
+        self.show_action.triggered.connect(self.show_current_in_folder)
+        self.tree.doubleClicked.connect(self._double_clicked)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.filter.textChanged.connect(model.set_filter)
+        self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.tree.selectionModel().currentChanged.connect(self._selection_changed)
+        model.modelReset.connect(self._update_empty_state)
+        self.set_empty_text("<h3>Add a folder to begin</h3>"
+                            "<p>Use <b>Add Folder</b>, or drop folders on the Folders list, "
+                            "then press <b>Scan</b>.</p>")
+
+    def set_empty_text(self, html: str) -> None:
+        self.empty.setText(html)
+        self._update_empty_state()
+
+    def _update_empty_state(self) -> None:
+        has_rows = self.model.rowCount() > 0
+        self.stack.setCurrentWidget(self.tree if has_rows or self.filter.text()
+                                    else self._empty_page)
+
+    # -- selection ------------------------------------------------------------------
+
+    def selected_files(self) -> list[int]:
+        """File indices of the selected file rows, in view order."""
+        rows = self.tree.selectionModel().selectedRows(NAME)
+        files = [self.model.file_of(i) for i in rows]
+        return [f for f in files if f >= 0]
+
+    def current_group(self) -> int:
+        return self.model.group_of(self.tree.currentIndex())
+
+    def select_file(self, file: int) -> bool:
+        index = self.model.index_of_file(file)
+        if not index.isValid():
+            return False
+        self.tree.expand(index.parent())
+        self.tree.setCurrentIndex(index)
+        self.tree.scrollTo(index)
+        return True
+
+    def _selection_changed(self, *_args) -> None:
+        self.selection_changed.emit(self.selected_files(), self.current_group())
+
+    # -- files ------------------------------------------------------------------------
+
+    def current_path(self) -> str | None:
+        f = self.model.file_of(self.tree.currentIndex())
+        return self.model.table.files.paths[f] if f >= 0 else None
+
+    def open_current(self) -> None:
+        path = self.current_path()
+        if path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def show_current_in_folder(self) -> None:
+        path = self.current_path()
+        if path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(path)))
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        if self.model.file_of(index) >= 0:
+            self.open_current()
+
+    def _context_menu(self, pos) -> None:
+        index = self.tree.indexAt(pos)
+        menu = QMenu(self)
+        if self.model.file_of(index) >= 0:
+            menu.addAction(self.open_action)
+            menu.addAction(self.show_action)
+            menu.addSeparator()
+        for action in self.extra_actions:
+            menu.addAction(action)
+        if not menu.isEmpty():
+            menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    extra_actions: list[QAction] = []

@@ -1,0 +1,119 @@
+"""What the GUI's workers run: core calls composed, each opening its own store connection.
+
+Plain functions with a ``progress`` callback and no Qt, so they are tested
+like the core.  A connection belongs to the thread that made it, hence one per
+job.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgui.core import journal
+from simgui.core.analysis import Analysis, SearchSettings
+from simgui.core.fileops import BatchResult, Plan, execute
+from simgui.core.progress import Progress, report
+from simgui.core.scanner import ScanOptions, ScanReport, scan
+from simgui.core.store import Store, StoredFiles
+
+
+@dataclass(frozen=True)
+class Results:
+    """What the window shows after loading, scanning or acting."""
+
+    analysis: Analysis
+    issues: list[tuple[str, str, str]]  # (path, kind, message) of the last scan
+    scan: ScanReport | None = None
+    batch: BatchResult | None = None  # the clean-up that led here
+    undone: list | None = None  # journal entries an undo restored
+
+
+def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
+    """The files inside ``folders`` (the store may hold folders no longer listed)."""
+    if not folders:
+        return dataclasses.replace(files, ids=files.ids[:0], paths=[], sizes=files.sizes[:0],
+                                   mtimes_ns=files.mtimes_ns[:0], devices=files.devices[:0],
+                                   inodes=files.inodes[:0], tables=files.tables[:0], hashes=[],
+                                   extensions=[])
+    prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
+    exact = set(folders)
+    keep = np.fromiter((p in exact or p.startswith(prefixes) for p in files.paths), bool,
+                       len(files))
+    if keep.all():
+        return files
+    index = np.flatnonzero(keep)
+    pick = lambda seq: [seq[i] for i in index]  # noqa: E731
+    return dataclasses.replace(files, ids=files.ids[index], paths=pick(files.paths),
+                               sizes=files.sizes[index], mtimes_ns=files.mtimes_ns[index],
+                               devices=files.devices[index], inodes=files.inodes[index],
+                               tables=files.tables[index], hashes=pick(files.hashes),
+                               extensions=pick(files.extensions))
+
+
+def _analyse(store: Store, folders, search: SearchSettings, progress) -> tuple[Analysis, list]:
+    report(progress, Progress("analysing"))
+    files = under(store.files(), folders)
+    analysis = Analysis.build(files, search)
+    return analysis, store.issues()
+
+
+def load(store_path: str, folders: Sequence[str], search: SearchSettings, *,
+         progress=None) -> Results:
+    """Open the store (finishing any interrupted clean-up) and analyse what it holds."""
+    with Store(store_path) as store:
+        journal.recover(store)
+        analysis, issues = _analyse(store, folders, search, progress)
+    return Results(analysis, issues)
+
+
+def scan_and_analyse(store_path: str, folders: Sequence[str], options: ScanOptions,
+                     search: SearchSettings, *, progress=None) -> Results:
+    with Store(store_path) as store:
+        rep = scan(store, folders, options, progress)
+        analysis, issues = _analyse(store, folders, search, progress)
+    return Results(analysis, issues, scan=rep)
+
+
+def act(store_path: str, plan: Plan, folders: Sequence[str], options: ScanOptions,
+        search: SearchSettings, *, progress=None) -> Results:
+    """Carry out ``plan``, then rescan (only changed files are read) so the view is true."""
+    with Store(store_path) as store:
+        result = execute(plan, store, progress=progress)
+        rep = scan(store, folders, options, None)
+        analysis, issues = _analyse(store, folders, search, progress)
+    return Results(analysis, issues, scan=rep, batch=result)
+
+
+def undo_last(store_path: str, folders: Sequence[str], options: ScanOptions,
+              search: SearchSettings, *, progress=None) -> Results:
+    with Store(store_path) as store:
+        restored = journal.undo(store, None, progress)
+        rep = scan(store, folders, options, None)
+        analysis, issues = _analyse(store, folders, search, progress)
+    return Results(analysis, issues, scan=rep, undone=restored)
+
+
+def compare(path_a: str, path_b: str, *, progress=None):
+    from simgui.core.differences import compare_files
+
+    return compare_files(path_a, path_b, progress=progress)
+
+
+def warm_up(*, progress=None) -> None:
+    """Load (or compile, the first time on a machine) the numba kernels."""
+    from simgui.core import sumtable
+    from simgui.core.simfind import Tolerances
+
+    sumtable.warm_up()
+    n = 4
+    tables = np.arange(n * 16, dtype=np.int64).reshape(n, 16) * 100
+    files = StoredFiles(ids=np.arange(n), paths=[f"/w/{i}" for i in range(n)],
+                        sizes=tables.sum(axis=1), mtimes_ns=np.zeros(n, np.int64),
+                        devices=np.zeros(n, np.int64), inodes=np.arange(n), tables=tables,
+                        hashes=[bytes(16)] * n, extensions=[""] * n)
+    Analysis.build(files).groups(Tolerances())

@@ -1,0 +1,712 @@
+"""The main window: folders and tolerances on the left, groups in the middle, details and
+charts below, every long job on a worker (:mod:`simgui.gui.tasks`)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication, QDockWidget, QFileDialog, QInputDialog, QLabel, QListWidget, QMainWindow,
+    QMessageBox, QProgressBar, QPushButton, QSplitter, QTabWidget, QToolBar, QVBoxLayout,
+    QWidget,
+)
+
+from simgui import __version__
+from simgui.core.analysis import Analysis, SearchSettings
+from simgui.core.fileops import Action, Plan, plan_marked
+from simgui.core.groups import GroupTable
+from simgui.core.keys import SCHEMES, KeyScheme
+from simgui.core.progress import Progress
+from simgui.core.scanner import ScanOptions
+from simgui.core.settings import Settings, load_settings, save_settings
+from simgui.core.simfind import Tolerances
+from simgui.core.store import default_db_path
+from simgui.core.tolerance_stats import TOLERANCE_STEPS
+from simgui.core.units import format_bytes, format_duration, format_rate
+from simgui.gui import jobs
+from simgui.gui.charts import KeySpaceChart, ToleranceChart
+from simgui.gui.details import DetailsPanel, FileDetails
+from simgui.gui.folders import FoldersPanel
+from simgui.gui.groups_model import GroupsModel
+from simgui.gui.groups_view import GroupsView
+from simgui.gui.tasks import Task, Tasks
+from simgui.gui.tolerance import TolerancePanel
+
+_ACTION_VERBS = {Action.TRASH: "Move to Trash", Action.MOVE: "Move",
+                 Action.HARDLINK: "Replace with Hard Links"}
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings | None = None, settings_path: str | None = None):
+        super().__init__()
+        self.setWindowTitle("simgui")
+        self.settings_path = settings_path
+        self.settings = settings if settings is not None else load_settings(settings_path)
+        self.analysis: Analysis | None = None
+        self.table: GroupTable | None = None
+        self.tasks = Tasks(self)  # store work, one job at a time
+        self.readers = Tasks(self)  # reading files for the details panel
+        self.scan_task: Task | None = None
+        self._pending_tolerances: Tolerances | None = None
+        self._chart_stale = True
+        self._last_batch_undoable = False
+
+        self._build_widgets()
+        self._build_actions()
+        self._apply_settings(self.settings)
+        self.tolerance.show_counts(None)
+        self._show_empty_state()
+        self._update_actions()
+        self._tolerance_timer = QTimer(self, singleShot=True, interval=0)
+        self._tolerance_timer.timeout.connect(self._apply_pending_tolerances)
+        self._chart_timer = QTimer(self, singleShot=True, interval=250)
+        self._chart_timer.timeout.connect(self._refresh_key_chart)
+
+    # -- building ----------------------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        self.folders = FoldersPanel()
+        self.tolerance = TolerancePanel()
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(self.folders, 1)
+        side_layout.addWidget(self.tolerance)
+        self.side_dock = QDockWidget("Search", self)
+        self.side_dock.setObjectName("search")
+        self.side_dock.setWidget(side)
+        self.side_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                   | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.side_dock)
+
+        self.model = GroupsModel(self)
+        self.groups = GroupsView(self.model)
+        self.details = DetailsPanel()
+        self.key_chart = KeySpaceChart()
+        self.tolerance_chart = ToleranceChart()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.details, "Details")
+        self.tabs.addTab(self.key_chart, "Key space")
+        self.tabs.addTab(self.tolerance_chart, "Tolerance curves")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.groups)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([520, 380])
+        self.splitter = splitter
+        self.setCentralWidget(splitter)
+
+        self.problems = QListWidget()
+        self.problems_dock = QDockWidget("Problems", self)
+        self.problems_dock.setObjectName("problems")
+        self.problems_dock.setWidget(self.problems)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.problems_dock.hide()
+
+        self.status_text = QLabel()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(260)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.problems_button = QPushButton()
+        self.problems_button.setFlat(True)
+        self.problems_button.hide()
+        self.problems_button.clicked.connect(
+            lambda: self.problems_dock.setVisible(not self.problems_dock.isVisible()))
+        self.statusBar().addWidget(self.status_text, 1)
+        self.statusBar().addPermanentWidget(self.problems_button)
+        self.statusBar().addPermanentWidget(self.progress)
+
+        self.folders.changed.connect(self._folders_changed)
+        self.tolerance.tolerances_changed.connect(self._tolerances_changed)
+        self.tolerance.search_changed.connect(self._search_changed)
+        self.groups.selection_changed.connect(self._selection_changed)
+        self.model.marks_changed.connect(self._update_actions)
+        self.key_chart.fileClicked.connect(self._chart_clicked)
+        self.key_chart.variantChanged.connect(self._chart_variant_changed)
+        self.details.compare_requested.connect(self._compare)
+        self.tabs.currentChanged.connect(lambda _i: self._refresh_key_chart_if_shown())
+        self.tasks.busy_changed.connect(self._busy_changed)
+        self.groups.empty_button.clicked.connect(self.folders.choose_folder)
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        S = QKeySequence.StandardKey
+        self.add_folder_action = a("&Add Folder…", self.folders.choose_folder, S.Open,
+                                   "Add a folder to scan")
+        self.scan_action = a("&Scan", self.start_scan, S.Refresh,
+                             "Read new and changed files in the folders and find groups")
+        self.cancel_action = a("&Cancel", self.cancel, Qt.Key.Key_Escape, "Stop the running job")
+        self.open_session_action = a("&Open Session…", self.open_session, "Ctrl+Shift+O")
+        self.save_session_action = a("&Save Session As…", self.save_session, S.Save,
+                                     "Save folders, tolerances and marks to a file")
+        self.export_action = a("&Export Groups…", self.export_groups, "Ctrl+E",
+                               "Save the groups shown as CSV or JSON")
+        self.quit_action = a("&Quit", self.close, S.Quit)
+        self.mark_action = a("&Mark All but Reference", self.mark_all_but_reference, "Ctrl+M",
+                             "Tick every file in the groups shown except each group's reference")
+        self.mark_identical_action = a("Mark &Identical Copies", self.mark_identical,
+                                       "Ctrl+Shift+I",
+                                       "Tick the files identical to their group's reference")
+        self.invert_action = a("&Invert Marks", self.model.invert_marks, "Ctrl+I")
+        self.clear_marks_action = a("C&lear Marks", self.model.clear_marks, "Ctrl+Shift+M")
+        self.find_action = a("&Find…", self._focus_filter, S.Find)
+        self.trash_action = a("Move Marked to &Trash…", lambda: self.run_action(Action.TRASH),
+                              S.Delete, "Send the ticked files to the trash (undoable)")
+        self.move_action = a("Mo&ve Marked To…", lambda: self.run_action(Action.MOVE),
+                             "Ctrl+Shift+V", "Move the ticked files to a folder (undoable)")
+        self.link_action = a("Replace Marked with &Hard Links…",
+                             lambda: self.run_action(Action.HARDLINK), None,
+                             "Replace ticked identical copies with hard links to the kept file")
+        self.undo_action = a("&Undo Last Clean-up", self.undo_last, S.Undo,
+                             "Put back what the last trash or move took away")
+        self.about_action = a("&About simgui", self.about)
+        self.about_qt_action = a("About &Qt", QApplication.aboutQt)
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        for x in (self.add_folder_action, self.scan_action, self.cancel_action, None,
+                  self.open_session_action, self.save_session_action, self.export_action, None,
+                  self.quit_action):
+            file_menu.addSeparator() if x is None else file_menu.addAction(x)
+        edit_menu = menu.addMenu("&Edit")
+        for x in (self.undo_action, None, self.mark_action, self.mark_identical_action,
+                  self.invert_action, self.clear_marks_action, None, self.find_action):
+            edit_menu.addSeparator() if x is None else edit_menu.addAction(x)
+        actions_menu = menu.addMenu("&Actions")
+        for x in (self.trash_action, self.move_action, self.link_action):
+            actions_menu.addAction(x)
+        view_menu = menu.addMenu("&View")
+        view_menu.addAction(self.side_dock.toggleViewAction())
+        view_menu.addAction(self.problems_dock.toggleViewAction())
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+        help_menu.addAction(self.about_qt_action)
+
+        bar = QToolBar("Main")
+        bar.setObjectName("main toolbar")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        bar.setIconSize(QSize(16, 16))
+        for x in (self.add_folder_action, self.scan_action, self.cancel_action, None,
+                  self.mark_action, self.clear_marks_action, None, self.trash_action,
+                  self.move_action, self.link_action, self.undo_action):
+            bar.addSeparator() if x is None else bar.addAction(x)
+        self.addToolBar(bar)
+        self.groups.extra_actions = [self.mark_action, self.mark_identical_action,
+                                     self.clear_marks_action, None and self.trash_action]
+        self.groups.extra_actions = [x for x in self.groups.extra_actions if x is not None]
+
+    # -- settings ------------------------------------------------------------------------
+
+    def _apply_settings(self, s: Settings) -> None:
+        self.folders.list.clear()
+        self.folders.add_folders(s.folders, s.references)
+        self.folders.set_exclude_patterns(s.excludes)
+        self.folders.set_minimum_size(s.min_size)
+        self.tolerance.blockSignals(True)
+        self.tolerance.set_tolerances(Tolerances(s.key_tolerance, s.sum_tolerance))
+        self.tolerance.size_factor.setValue(s.size_factor)
+        self.tolerance.set_scheme_name(s.scheme if s.scheme in ("skew", "uniform", "custom")
+                                       else "skew")
+        self.tolerance.extensions.setChecked(s.use_extensions)
+        self.tolerance.blockSignals(False)
+        self.model.set_marked(s.marked)
+        geometry = s.window.get("geometry")
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
+        state = s.window.get("state")
+        if state:
+            self.restoreState(QByteArray.fromBase64(state.encode()))
+
+    def current_settings(self, with_marks: bool = False) -> Settings:
+        t = self.tolerance.tolerances()
+        return Settings(
+            folders=self.folders.folders(), references=self.folders.references(),
+            excludes=self.folders.exclude_patterns(), min_size=self.folders.minimum_size(),
+            key_tolerance=t.key, sum_tolerance=t.sum,
+            size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
+            custom_weights=self.settings.custom_weights,
+            use_extensions=self.tolerance.extensions.isChecked(),
+            min_similar_size=self.settings.min_similar_size, store=self.settings.store,
+            marked=sorted(self.model.marked) if with_marks else [],
+            window={"geometry": bytes(self.saveGeometry().toBase64()).decode(),
+                    "state": bytes(self.saveState().toBase64()).decode()})
+
+    def store_path(self) -> str:
+        return self.settings.store or str(default_db_path())
+
+    def scheme(self) -> KeyScheme:
+        name = self.tolerance.scheme_name()
+        if name == "custom" and self.settings.custom_weights:
+            return KeyScheme.from_tag_weights("custom", {int(t, 16): w for t, w in
+                                                         self.settings.custom_weights.items()})
+        return SCHEMES.get(name, SCHEMES["skew"])
+
+    def search_settings(self) -> SearchSettings:
+        return SearchSettings(scheme=self.scheme(),
+                              use_extensions=self.tolerance.extensions.isChecked(),
+                              size_factor=self.tolerance.size_factor.value(),
+                              references=tuple(self.folders.references()),
+                              min_similar_size=self.settings.min_similar_size)
+
+    def scan_options(self) -> ScanOptions:
+        return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
+                           min_size=self.folders.minimum_size())
+
+    def closeEvent(self, event) -> None:
+        if self.tasks.busy:
+            self.tasks.cancel_all()
+            self.set_status("Stopping the running job…")
+            self.tasks.wait()  # a cancelled job saves what it did, then stops
+        self.readers.cancel_all()
+        self.readers.wait()
+        try:
+            save_settings(self.current_settings(), self.settings_path)
+        except OSError as exc:
+            print(f"simgui: could not save settings: {exc}")
+        super().closeEvent(event)
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    def start_up(self) -> None:
+        """After the window shows: load kernels and whatever the store already holds."""
+        self._start(Task("Loading", jobs.warm_up), quiet=True)
+        if self.folders.folders():
+            self._start(Task("Loading results", jobs.load, self.store_path(),
+                             self.folders.folders(), self.search_settings()))
+        else:
+            self._show_empty_state()
+
+    def start_scan(self) -> None:
+        folders = self.folders.folders()
+        if not folders:
+            self.set_status("Add a folder to scan first.")
+            return
+        self.scan_task = self._start(Task("Scanning", jobs.scan_and_analyse, self.store_path(),
+                                          folders, self.scan_options(), self.search_settings()))
+        self.groups.set_empty_text("<h3>Scanning…</h3><p>Groups appear when the scan ends.</p>")
+
+    def cancel(self) -> None:
+        self.tasks.cancel_all()
+        self.readers.cancel_all()
+
+    def _start(self, task: Task, quiet: bool = False) -> Task:
+        if not quiet:
+            task.progressed.connect(self._progressed)
+            self.progress.setRange(0, 0)
+            self.progress.show()
+            self.set_status(f"{task.name}…")
+            self._task_started = time.monotonic()
+        task.succeeded.connect(self._results_arrived if task.name != "Loading" else self._noop)
+        task.failed.connect(self._task_failed)
+        task.cancelled.connect(self._task_cancelled)
+        task.finished.connect(self._task_finished)
+        return self.tasks.start(task)
+
+    def _noop(self, _result) -> None:
+        pass
+
+    def _progressed(self, p: Progress) -> None:
+        if p.phase == "analysing":
+            self.progress.setRange(0, 0)
+            self.set_status("Finding identical and similar files…")
+            return
+        if p.bytes_total:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * p.bytes_done / max(p.bytes_total, 1)))
+        else:
+            self.progress.setRange(0, 0)
+        parts = [f"{p.phase.capitalize()}: {p.files_done:,}"
+                 + (f" of {p.files_total:,}" if p.files_total else "") + " files"]
+        if p.bytes_done:
+            parts.append(format_bytes(p.bytes_done)
+                         + (f" of {format_bytes(p.bytes_total)}" if p.bytes_total else ""))
+        if p.rate > 0 and p.bytes_done:
+            parts.append(format_rate(p.rate))
+            if p.bytes_total and p.bytes_total > p.bytes_done:
+                parts.append(format_duration((p.bytes_total - p.bytes_done) / p.rate) + " left")
+        self.set_status(" · ".join(parts))
+
+    def _task_failed(self, message: str) -> None:
+        self.set_status(f"Failed: {message}")
+        self.add_problems([("", "error", message)])
+
+    def _task_cancelled(self) -> None:
+        self.set_status("Cancelled. What was done so far is saved; scanning again resumes.")
+        if self.analysis is None:
+            self._show_empty_state()
+
+    def _task_finished(self) -> None:
+        self._update_actions()
+
+    def _busy_changed(self, busy: bool) -> None:
+        if not busy:
+            self.progress.hide()
+        self._update_actions()
+
+    def set_status(self, text: str) -> None:
+        self.status_text.setText(text)
+
+    def add_problems(self, issues) -> None:
+        for path, kind, message in issues:
+            self.problems.addItem(f"{path}: {message}" if path else message)
+        n = self.problems.count()
+        self.problems_button.setText(f"{n:,} problem{'s' if n != 1 else ''}")
+        self.problems_button.setVisible(n > 0)
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _results_arrived(self, results: jobs.Results) -> None:
+        self.problems.clear()
+        self.add_problems(results.issues)
+        self.analysis = results.analysis
+        self.tolerance.blockSignals(True)
+        self.tolerance.set_key_ceiling(results.analysis.stats.max_key)
+        self.tolerance.blockSignals(False)
+        self._chart_stale = True
+        self._update_curve()
+        self._apply_tolerances(self.tolerance.tolerances())
+        n = len(results.analysis.files)
+        message = f"{n:,} files"
+        if results.scan is not None and results.batch is None and results.undone is None:
+            r = results.scan
+            message = (f"Scanned {r.files_found:,} files in {format_duration(r.elapsed)}: "
+                       f"{r.files_read:,} read, {r.files_unchanged:,} unchanged")
+        if results.batch is not None:
+            message = results.batch.describe().splitlines()[0]
+            self._show_batch_result(results.batch.describe())
+        if results.undone is not None:
+            message = results.undone.describe().splitlines()[0]
+            self._show_batch_result(results.undone.describe(), "Undo")
+        self.set_status(message)
+        self._refresh_key_chart_if_shown()
+
+    def _show_batch_result(self, text: str, title: str = "Clean-up finished") -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, title, text.splitlines()[0],
+                          QMessageBox.StandardButton.Ok, self)
+        if len(text.splitlines()) > 1:
+            box.setDetailedText(text)
+        box.setModal(False)
+        box.show()
+        self.last_result_box = box
+
+    def _show_empty_state(self) -> None:
+        self.groups.empty_button.setVisible(not self.folders.folders())
+        if not self.folders.folders():
+            self.groups.set_empty_text(
+                "<h3>Add a folder to begin</h3><p>Use <b>Add Folder</b>, or drop folders on "
+                "the Folders list, then press <b>Scan</b>.</p>")
+        elif self.analysis is None:
+            n = len(self.folders.folders())
+            self.groups.set_empty_text(
+                f"<h3>Ready to scan</h3><p>Press <b>Scan</b> to look for identical and similar "
+                f"files in {n} folder{'s' if n != 1 else ''}.</p>")
+        else:
+            self.groups.set_empty_text(
+                "<h3>No identical or similar files</h3><p>Nothing matches at these tolerances. "
+                "Raise the sum-table tolerance to find files that differ more.</p>")
+
+    def _tolerances_changed(self, tolerances: Tolerances) -> None:
+        # coalesce a burst of slider moves into one update with the latest value
+        self._pending_tolerances = tolerances
+        self._tolerance_timer.start()
+
+    def _apply_pending_tolerances(self) -> None:
+        if self._pending_tolerances is not None:
+            self._apply_tolerances(self._pending_tolerances)
+
+    def _apply_tolerances(self, tolerances: Tolerances) -> None:
+        self.tolerance_chart.set_position(tolerances.key, tolerances.sum)
+        if self.analysis is None:
+            self.tolerance.show_counts(None)
+            return
+        counts, self.table = self.analysis.at(tolerances)
+        self.tolerance.show_counts(counts)
+        self.model.set_table(self.table, tuple(self.analysis.settings.references))
+        self._show_empty_state()
+        self.groups._update_empty_state()
+        self._chart_stale = True
+        self._chart_timer.start()
+        self._update_actions()
+
+    def _update_curve(self) -> None:
+        if self.analysis is None or len(self.analysis.files) < 2:
+            self.tolerance_chart.clear()
+            return
+        steps = TOLERANCE_STEPS[::3]
+        steps = steps[steps <= self.analysis.stats.max_key]
+        self.tolerance_chart.set_curve(self.analysis.curve(steps))
+        t = self.tolerance.tolerances()
+        self.tolerance_chart.set_position(t.key, t.sum)
+
+    def _refresh_key_chart_if_shown(self) -> None:
+        if self.tabs.currentWidget() is self.key_chart and self._chart_stale:
+            self._chart_timer.start()
+
+    def _refresh_key_chart(self) -> None:
+        # the scatter is costly with many points: only redrawn when it is visible
+        if self.tabs.currentWidget() is not self.key_chart or self.analysis is None:
+            return
+        files = self.analysis.files
+        group_of = np.full(len(files), -1, np.int64)
+        if self.table is not None and len(self.table):
+            group_of[self.table.rows] = self.table.group_of_row
+        settings = self.analysis.settings
+        if settings.scheme.name in ("skew", "uniform"):
+            self.key_chart.set_variant(settings.scheme.name, settings.use_extensions)
+        self.key_chart.set_files(files.sizes, files.tables, files.extensions, group_of)
+        self._chart_stale = False
+
+    def _search_changed(self) -> None:
+        if self.tolerance.scheme_name() == "custom":
+            if not self._ask_custom_weights():
+                self.tolerance.set_scheme_name("skew")
+        self._reanalyse()
+
+    def _folders_changed(self) -> None:
+        self._show_empty_state()
+        self._update_actions()
+        if self.analysis is not None and not self.tasks.busy:
+            self._reanalyse()
+
+    def _reanalyse(self) -> None:
+        if not self.folders.folders():
+            self.analysis = None
+            self.model.set_table(None)
+            self._show_empty_state()
+            return
+        self._start(Task("Updating groups", jobs.load, self.store_path(), self.folders.folders(),
+                         self.search_settings()))
+
+    def _ask_custom_weights(self) -> bool:
+        current = " ".join(f"{t}={w:g}" for t, w in self.settings.custom_weights.items()) \
+            or "00=6 74=4.03 65=3.29 a4=2.68"
+        text, ok = QInputDialog.getText(
+            self, "Custom key", "Weights by tag (hex), e.g. 00=6 74=4.03 65=3.29 a4=2.68:",
+            text=current)
+        if not ok:
+            return False
+        try:
+            weights = {}
+            for part in text.replace(",", " ").split():
+                tag, _, weight = part.partition("=")
+                weights[f"{int(tag, 16):02x}"] = float(weight)
+            KeyScheme.from_tag_weights("custom", {int(t, 16): w for t, w in weights.items()})
+        except ValueError as exc:
+            QMessageBox.warning(self, "Custom key", f"Not a valid key: {exc}")
+            return False
+        self.settings.custom_weights = weights
+        return True
+
+    # -- selection, details, charts ------------------------------------------------------
+
+    def _selection_changed(self, files: list[int], group: int) -> None:
+        if self.table is None:
+            return
+        if len(files) == 1 and group >= 0:
+            reference = int(self.table.rows[self.table.start[group]])
+            if reference != files[0]:
+                files = [reference, files[0]]
+        self.details.show_files([self._file_details(f) for f in files[:2]])
+        if group >= 0:
+            lo, hi = self.table.start[group], self.table.start[group + 1]
+            self.key_chart.highlight(self.table.rows[lo:hi])
+
+    def _file_details(self, f: int) -> FileDetails:
+        files = self.analysis.files
+        row = np.flatnonzero(self.table.rows == f) if self.table is not None else []
+        r = int(row[0]) if len(row) else None
+        is_ref = r is not None and r in set(self.table.start[:-1].tolist())
+        return FileDetails(
+            path=files.paths[f], size=int(files.sizes[f]), mtime_ns=int(files.mtimes_ns[f]),
+            table=files.tables[f], key=float(self.analysis.plain_keys[f]),
+            extension=files.extensions[f],
+            identical=None if r is None else bool(self.table.identical[r]),
+            similarity=None if r is None else float(self.table.similarity[r]),
+            key_distance=None if r is None else float(self.table.key_distance[r]),
+            sum_distance=None if r is None else int(self.table.sum_distance[r]),
+            role="" if r is None else ("reference" if is_ref else "member"))
+
+    def _chart_clicked(self, f: int) -> None:
+        if not self.groups.select_file(f) and self.analysis is not None:
+            self.details.show_files([self._file_details(f)])
+            self.key_chart.highlight(np.array([f]))
+
+    def _chart_variant_changed(self, scheme: str, use_extensions: bool) -> None:
+        self.tolerance.set_scheme_name(scheme.lower())
+        self.tolerance.extensions.setChecked(use_extensions)  # emits search_changed
+
+    def _compare(self, a: str, b: str) -> None:
+        task = Task("Comparing", jobs.compare, a, b)
+        task.succeeded.connect(self.details.show_differences)
+        task.failed.connect(self.details.show_differences)
+        self.readers.start(task)
+
+    # -- marks and clean-up ------------------------------------------------------------------
+
+    def mark_all_but_reference(self) -> None:
+        self.model.mark_all_but_reference()
+
+    def mark_identical(self) -> None:
+        self.model.mark_all_but_reference(identical_only=True)
+
+    def _focus_filter(self) -> None:
+        self.groups.filter.setFocus()
+        self.groups.filter.selectAll()
+
+    def _update_actions(self) -> None:
+        busy = self.tasks.busy
+        marked = bool(self.model.marked_in_view())
+        self.scan_action.setEnabled(not busy and bool(self.folders.folders()))
+        self.cancel_action.setEnabled(busy)
+        for x in (self.trash_action, self.move_action, self.link_action):
+            x.setEnabled(marked and not busy)
+        self.undo_action.setEnabled(not busy and self.analysis is not None)
+        has_groups = self.table is not None and len(self.table) > 0
+        for x in (self.mark_action, self.mark_identical_action, self.invert_action,
+                  self.export_action):
+            x.setEnabled(has_groups)
+        self.clear_marks_action.setEnabled(bool(self.model.marked))
+
+    def plan(self, action: Action, target_dir: str | None = None) -> Plan:
+        """The plan for ``action`` on the marked files in the groups shown (a dry run)."""
+        marked = set(self.model.marked_in_view())
+        t = self.table
+        groups = [t.group(int(g)) for g in np.unique(t.group_of_row[np.fromiter(
+            (t.files.paths[f] in marked for f in t.rows), bool, len(t.rows))])]
+        return plan_marked(groups, marked, action=action,
+                           references=self.analysis.settings.references,
+                           target_dir=target_dir, roots=self.folders.folders(),
+                           identical_only=action is Action.HARDLINK)
+
+    def run_action(self, action: Action) -> None:
+        if self.table is None or not self.model.marked_in_view():
+            return
+        target = None
+        if action is Action.MOVE:
+            target = QFileDialog.getExistingDirectory(self, "Move the marked files to")
+            if not target:
+                return
+        plan = self.plan(action, target)
+        if not self.confirm(plan):
+            self.set_status("Nothing was changed.")
+            return
+        self._start(Task("Cleaning up", jobs.act, self.store_path(), plan, self.folders.folders(),
+                         self.scan_options(), self.search_settings()))
+
+    def confirm(self, plan: Plan) -> bool:
+        """Say exactly what will happen; True if the user goes ahead."""
+        text = plan.describe()
+        lines = text.splitlines()
+        box = QMessageBox(self)
+        box.setWindowTitle(_ACTION_VERBS.get(plan.action, "Clean up"))
+        box.setIcon(QMessageBox.Icon.Question if plan.operations else QMessageBox.Icon.Information)
+        box.setText(lines[0])
+        box.setInformativeText("\n".join(lines[1:8]))
+        if len(lines) > 8 or plan.operations:
+            box.setDetailedText(text + "\n\n" + "\n".join(
+                f"{op.path}  (keeping {op.kept.path})" for op in plan.operations[:2000]))
+        if plan.operations:
+            go = box.addButton(f"{_ACTION_VERBS[plan.action]} ({plan.files:,} files, "
+                               f"{format_bytes(plan.bytes)})", QMessageBox.ButtonRole.AcceptRole)
+            box.addButton(QMessageBox.StandardButton.Cancel)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        else:
+            go = None
+            box.addButton(QMessageBox.StandardButton.Close)
+        self.confirm_box = box  # tests find it here
+        box.exec()
+        return go is not None and box.clickedButton() is go
+
+    def undo_last(self) -> None:
+        answer = QMessageBox.question(
+            self, "Undo", "Put back the files the last trash or move took away?\n"
+            "Files whose original place is taken again are left where they are.")
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self._start(Task("Undoing", jobs.undo_last, self.store_path(), self.folders.folders(),
+                         self.scan_options(), self.search_settings()))
+
+    # -- sessions and export ------------------------------------------------------------------
+
+    def save_session(self, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save session", "session.simgui",
+                                                  "simgui sessions (*.simgui)")
+            if not path:
+                return
+        s = self.current_settings(with_marks=True)
+        s.store = self.store_path()
+        try:
+            save_settings(s, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Save session", f"Could not save {path}: {exc}")
+            return
+        self.set_status(f"Session saved to {path}")
+
+    def open_session(self, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
+                                                  "simgui sessions (*.simgui);;All files (*)")
+            if not path:
+                return
+        try:
+            from simgui.core.settings import Settings as _S
+            s = _S.from_json(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Open session", f"{path} is not a simgui session: {exc}")
+            return
+        s.window = {}
+        self.settings = s
+        self.analysis = None
+        self._apply_settings(s)
+        self._reanalyse()
+        self.set_status(f"Opened session {os.path.basename(path)}")
+
+    def export_groups(self, path: str | None = None) -> None:
+        if self.table is None:
+            return
+        if path is None:
+            path, chosen = QFileDialog.getSaveFileName(self, "Export groups", "groups.csv",
+                                                       "CSV (*.csv);;JSON (*.json)")
+            if not path:
+                return
+        from simgui.core.export import write_groups
+
+        fmt = "json" if path.lower().endswith(".json") else "csv"
+        shown = [self.table.group(int(g)) for g in self.model._shown]
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as out:
+                write_groups(shown, out, fmt)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export groups", f"Could not write {path}: {exc}")
+            return
+        self.set_status(f"Exported {len(shown):,} groups to {path}")
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self, "About simgui",
+            f"<h3>simgui {__version__}</h3>"
+            "<p>Finds identical and similar files and removes the extra copies safely: "
+            "every clean-up is checked right before it acts, journaled and, for trash and "
+            "moves, undoable.</p>"
+            "<p>Similar files are found with sum tables and keys, after Sadowski and Levin, "
+            "<i>SimHash: Hash-based Similarity Detection</i> (2007).</p>"
+            f"<p>Store: {self.store_path()}</p>")

@@ -1,0 +1,125 @@
+"""The groups model: Qt's model tester finds no inconsistency; sorting, filtering and marks work."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtTest import QAbstractItemModelTester
+
+from simgui.core.analysis import Analysis, SearchSettings
+from simgui.core.simfind import Tolerances
+from simgui.core.store import StoredFiles
+from simgui.gui.groups_model import FILE_ROLE, GROUP_ROLE, NAME, SIZE, GroupsModel
+
+
+def files_with_groups(n_groups=30, per_group=4, seed=0) -> StoredFiles:
+    rng = np.random.default_rng(seed)
+    tables, sizes, paths, hashes = [], [], [], []
+    for g in range(n_groups):
+        base = rng.integers(500, 5000, 16)
+        size = int(base.sum() * 3)
+        for k in range(per_group):
+            identical = k < 2
+            t = base if identical else base + rng.integers(0, 3, 16)
+            tables.append(t)
+            sizes.append(size)
+            hashes.append(g.to_bytes(8, "little") + (0 if identical else k).to_bytes(8, "little"))
+            paths.append(f"/data/{'ref' if g % 5 == 0 and k == 0 else 'copies'}/g{g:03d}_{k}.bin")
+    n = len(paths)
+    return StoredFiles(ids=np.arange(n), paths=paths, sizes=np.array(sizes, np.int64),
+                       mtimes_ns=np.arange(n, dtype=np.int64), devices=np.ones(n, np.int64),
+                       inodes=np.arange(n), tables=np.array(tables, np.int64), hashes=hashes,
+                       extensions=["bin"] * n)
+
+
+@pytest.fixture
+def model(qtbot):
+    files = files_with_groups()
+    analysis = Analysis.build(files, SearchSettings(references=("/data/ref",)))
+    m = GroupsModel()
+    QAbstractItemModelTester(m, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    m.set_table(analysis.groups(Tolerances(1, 1)), ("/data/ref",))
+    return m
+
+
+def test_groups_and_files_are_rows_and_children(model):
+    assert model.rowCount() == 30
+    group = model.index(0, 0)
+    assert model.rowCount(group) == 4
+    first = model.index(0, NAME, group)
+    assert "(reference)" in model.data(first)
+    assert model.parent(first) == group
+    assert model.data(first, GROUP_ROLE) == model.data(group, GROUP_ROLE)
+    assert model.data(group, FILE_ROLE) == -1 and model.data(first, FILE_ROLE) >= 0
+
+
+def test_sorting_by_name_orders_groups_and_keeps_references_first(model):
+    model.sort(NAME, Qt.SortOrder.AscendingOrder)
+    names = [model.data(model.index(0, NAME, model.index(r, 0))) for r in range(model.rowCount())]
+    stripped = [n.replace("  (reference)", "") for n in names]
+    assert stripped == sorted(stripped)
+    model.sort(SIZE, Qt.SortOrder.DescendingOrder)
+    for r in range(model.rowCount()):
+        assert "(reference)" in model.data(model.index(0, NAME, model.index(r, 0)))
+
+
+def test_filter_keeps_whole_groups_with_a_matching_path(model):
+    model.set_filter("G007_3")
+    assert model.rowCount() == 1
+    assert model.rowCount(model.index(0, 0)) == 4
+    model.set_filter("")
+    assert model.rowCount() == 30
+
+
+def test_marks_skip_references_and_reference_folders(model, qtbot):
+    with qtbot.waitSignal(model.marks_changed):
+        marked = model.mark_all_but_reference()
+    assert marked == 30 * 3
+    table = model.table
+    references = {table.files.paths[table.rows[s]] for s in table.start[:-1]}
+    assert not references & model.marked
+    # a file in a reference folder cannot be ticked, even by hand
+    model.clear_marks()
+    model.invert_marks()
+    assert not any(p.startswith("/data/ref/") for p in model.marked)
+    protected = next(r for r in range(model.rowCount())
+                     if model.data(model.index(0, NAME, model.index(r, 0)),
+                                   Qt.ItemDataRole.CheckStateRole) is None)
+    index = model.index(0, NAME, model.index(protected, 0))
+    assert not model.setData(index, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert not model.flags(index) & Qt.ItemFlag.ItemIsUserCheckable
+
+
+def test_identical_only_marks_just_the_copies(model):
+    model.mark_all_but_reference(identical_only=True)
+    assert len(model.marked) == 30  # one identical copy per group besides the reference
+
+
+def test_ticking_a_file_marks_it(model):
+    index = model.index(1, NAME, model.index(0, 0))
+    path = model.table.files.paths[model.file_of(index)]
+    assert model.setData(index, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert model.marked == {path}
+    assert model.marked_in_view() == [path]
+    assert Qt.CheckState(model.data(index, Qt.ItemDataRole.CheckStateRole)) == Qt.CheckState.Checked
+
+
+def test_index_of_file_finds_its_row(model):
+    table = model.table
+    f = int(table.rows[table.start[5] + 2])
+    index = model.index_of_file(f)
+    assert index.isValid() and model.file_of(index) == f
+    assert not model.index_of_file(10**6).isValid()
+    assert model.file_of(QModelIndex()) == -1
+
+
+def test_a_large_table_is_handled(qtbot):
+    files = files_with_groups(n_groups=25_000, per_group=4, seed=1)  # 100,000 files
+    analysis = Analysis.build(files)
+    # so many files of one size: the key ceiling came down to keep memory bounded
+    key = min(1.0, analysis.stats.max_key)
+    m = GroupsModel()
+    m.set_table(analysis.groups(Tolerances(key, 1)))
+    assert m.rowCount() == 25_000
+    m.sort(NAME, Qt.SortOrder.AscendingOrder)
+    m.set_filter("/g001_")
+    assert m.rowCount() == 1

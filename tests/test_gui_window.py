@@ -1,0 +1,161 @@
+"""The real main window, offscreen: add a folder, scan, see groups, move sliders, act."""
+
+import os
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from simgui.core.fileops import Action
+from simgui.gui.main_window import MainWindow
+
+WAIT_MS = 120_000  # numba may compile on a fresh machine
+
+
+def make_tree(root):
+    rng = np.random.default_rng(3)
+    (root / "docs").mkdir()
+    (root / "backup").mkdir()
+    (root / "other").mkdir()
+    for i in range(6):
+        data = bytes(rng.integers(0, 256, 20_000 + 3000 * i, dtype=np.uint8))
+        (root / "docs" / f"file{i}.bin").write_bytes(data)
+        (root / "backup" / f"file{i}.bin").write_bytes(data)  # identical copy
+        edited = bytearray(data)
+        edited[100:110] = b"0123456789"  # a similar copy
+        (root / "other" / f"file{i} (edited).bin").write_bytes(bytes(edited))
+    (root / "other" / "alone.txt").write_text("nothing like the others " * 200)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(settings_path=str(tmp_path / "settings.json"))
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    return w
+
+
+def scan(qtbot, w, folder):
+    w.folders.add_folders([str(folder)])
+    with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        w.start_scan()
+    assert w.analysis is not None, w.status_text.text()
+
+
+def test_empty_window_invites_to_add_a_folder(window):
+    assert "Add a folder to begin" in window.groups.empty.text()
+    assert window.groups.empty_button.isVisible()
+    assert not window.scan_action.isEnabled()
+
+
+def test_scan_finds_groups_and_sliders_change_counts(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    model = window.model
+    assert model.rowCount() == 6  # each original with its copy and its edited copy
+    assert all(model.rowCount(model.index(r, 0)) == 3 for r in range(6))
+    assert "6</b> groups" in window.tolerance.counts.text()
+
+    # the tightest sum-table tolerance keeps only identical copies
+    window.tolerance.sum.slider.setValue(0)
+    qtbot.waitUntil(lambda: window.table is not None and all(
+        window.model.rowCount(window.model.index(r, 0)) == 2 for r in range(6)))
+    tight = window.analysis.counts(window.tolerance.tolerances())
+    assert tight.sum_hits == 6
+    assert f"{tight.sum_hits:,} similar pairs" in window.tolerance.counts.text()
+    window.tolerance.sum.set_value(1.0)
+    qtbot.waitUntil(lambda: window.model.rowCount(window.model.index(0, 0)) == 3)
+
+
+def test_clicking_a_point_selects_its_file(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    window.tabs.setCurrentWidget(window.key_chart)
+    window._refresh_key_chart()
+    f = int(window.table.rows[window.table.start[2] + 1])
+    window.key_chart.fileClicked.emit(f)
+    assert window.model.file_of(window.groups.tree.currentIndex()) == f
+    assert window.groups.selected_files() == [f]
+
+
+def test_dry_run_says_what_would_happen_and_cancel_changes_nothing(qtbot, window, tmp_path,
+                                                                   monkeypatch):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    window.mark_identical()
+    plan = window.plan(Action.TRASH)
+    assert plan.files == 6 and not plan.similar_only
+    assert plan.describe().startswith("Send 6 files")
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: QMessageBox.StandardButton.Cancel)
+    before = sorted(p.name for p in root.rglob("*"))
+    window.run_action(Action.TRASH)
+    assert "6 files" in window.confirm_box.text()
+    assert sorted(p.name for p in root.rglob("*")) == before
+    assert window.status_text.text() == "Nothing was changed."
+
+
+def test_moving_marked_files_runs_through_the_safe_operations(qtbot, window, tmp_path,
+                                                               monkeypatch):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    target = tmp_path / "moved"
+    target.mkdir()
+    scan(qtbot, window, root)
+    window.mark_all_but_reference()
+    assert len(window.model.marked) == 12
+
+    def accept(box):
+        box.button(QMessageBox.StandardButton.Cancel)  # exists: the user could say no
+        accept_button = next(b for b in box.buttons()
+                             if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole)
+        box.clickedButton = lambda: accept_button
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", accept)
+    monkeypatch.setattr("simgui.gui.main_window.QFileDialog.getExistingDirectory",
+                        lambda *a, **k: str(target))
+    with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        window.run_action(Action.MOVE)
+    moved = sorted(p.name for p in target.rglob("*") if p.is_file())
+    assert len(moved) == 12
+    # every group kept its reference, and the rescan shows no groups left
+    assert len(list((root / "docs").iterdir())) + len(list((root / "backup").iterdir())) \
+        + len(list((root / "other").iterdir())) == 19 - 12
+    assert window.model.rowCount() == 0
+    assert "12 done" in window.status_text.text()
+
+
+def test_settings_are_remembered(qtbot, tmp_path):
+    path = str(tmp_path / "settings.json")
+    w = MainWindow(settings_path=path)
+    qtbot.addWidget(w)
+    w.folders.add_folders([str(tmp_path)])
+    w.tolerance.key.set_value(0.5)
+    w.close()
+    again = MainWindow(settings_path=path)
+    qtbot.addWidget(again)
+    assert again.folders.folders() == [str(tmp_path)]
+    assert again.tolerance.key.value() == 0.5
+    assert os.path.exists(path)
+
+
+def test_export_writes_the_groups(qtbot, window, tmp_path):
+    import csv
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    out = tmp_path / "groups.csv"
+    window.export_groups(str(out))
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 18 and sum(r["role"] == "reference" for r in rows) == 6
