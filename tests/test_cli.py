@@ -96,8 +96,24 @@ def test_version_and_help(capsys):
         main(["--version"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.strip() == f"simgui {__version__}"
-    code, out, err = run(capsys)
-    assert code == 0 and "scan" in out and "inspect" in out and "stats" in out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0 and "scan" in out and "inspect" in out and "stats" in out
+
+
+def test_no_command_opens_the_window(monkeypatch):
+    opened = []
+    monkeypatch.setattr("simgui.gui.app.main", lambda: opened.append(True) or 0)
+    assert main([]) == 0 and opened == [True]
+
+
+def test_no_screen_gives_a_clear_message_not_a_crash():
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    result = subprocess.run([sys.executable, "-m", "simgui"], capture_output=True, text=True,
+                            env={**env, "PYTHONPATH": REPO}, timeout=60)
+    assert result.returncode == 2 and "No screen" in result.stderr
 
 
 def test_installed_console_script_runs():
