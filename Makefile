@@ -28,6 +28,7 @@ bench: $(BIN)/.installed-test
 	$(BIN)/python benchmarks/bench_scan.py
 	$(BIN)/python benchmarks/bench_simfind.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui_slider.py
+	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_startup.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

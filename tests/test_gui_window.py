@@ -159,3 +159,46 @@ def test_export_writes_the_groups(qtbot, window, tmp_path):
     window.export_groups(str(out))
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 18 and sum(r["role"] == "reference" for r in rows) == 6
+
+
+def test_keyboard_space_ticks_the_current_file(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    tree = window.groups.tree
+    tree.setFocus()
+    group = window.model.index(0, 0)
+    tree.expand(group)
+    tree.setCurrentIndex(window.model.index(1, 0, group))
+    qtbot.keyClick(tree, Qt.Key.Key_Space)
+    assert len(window.model.marked) == 1
+    assert window.trash_action.isEnabled()
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert window.groups.tree.currentIndex().row() == 2
+
+
+def test_dropped_folders_are_added(qtbot, window, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+    (tmp_path / "a").mkdir()
+    (tmp_path / "file.txt").write_text("not a folder")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "a")), QUrl.fromLocalFile(str(tmp_path / "file.txt"))])
+    event = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.folders.list.dropEvent(event)
+    assert window.folders.folders() == [str(tmp_path / "a")]
+    assert window.scan_action.isEnabled()
+
+
+def test_files_that_cannot_be_read_are_listed_not_shown_in_dialogs(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    os.mkfifo(root / "other" / "pipe")  # never opened: reading it would block the scan
+    scan(qtbot, window, root)
+    assert any("pipe" in window.problems.item(i).text()
+               for i in range(window.problems.count()))
+    assert window.problems_button.isVisible()
