@@ -17,3 +17,4 @@ def _no_user_store(tmp_path_factory, monkeypatch):
     """No test may touch the real user's store or settings: point them at temporary files."""
     monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))
     monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path_factory.mktemp("config") / "settings.json"))
+    monkeypatch.setenv("SIMGUI_LOG_DIR", str(tmp_path_factory.mktemp("logs")))

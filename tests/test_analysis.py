@@ -153,3 +153,20 @@ def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
     tol = Tolerances(low, 1.0)
     assert lowered.counts(tol) == full.counts(tol)
     assert len(lowered.min_key) < len(full.min_key)
+
+
+def test_reference_rule_chooses_each_groups_reference():
+    import pytest
+    files = collection(11, 40)
+    keys = {"oldest": files.mtimes_ns, "newest": -files.mtimes_ns, "largest": -files.sizes}
+    for rule, key in keys.items():
+        table = Analysis.build(files, SearchSettings(reference_rule=rule)).groups(Tolerances(3.2, 3.2))
+        assert len(table)
+        for g in range(len(table)):
+            rows = table.rows[table.start[g]:table.start[g + 1]].tolist()
+            ref = rows[0]
+            # the reference is the best of its copies (other members may lead no class)
+            copies = [f for f in rows if files.hashes[f] == files.hashes[ref]]
+            assert key[ref] == min(key[f] for f in copies)
+    with pytest.raises(ValueError):
+        Analysis.build(files, SearchSettings(reference_rule="random"))

@@ -37,6 +37,12 @@ class SearchSettings:
     size_factor: float = DEFAULT_SIZE_FACTOR
     references: tuple[str, ...] = ()  # folders whose files are kept first and never acted on
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
+    reference_rule: str = "oldest"  # after reference folders: one of REFERENCE_RULES
+
+
+#: How a group's reference is chosen after reference folders (ties: shortest path, then
+#: store order).
+REFERENCE_RULES = ("oldest", "newest", "largest", "shortest-path")
 
 
 @dataclass(frozen=True)
@@ -76,8 +82,13 @@ class Analysis:
                                   classes_by_extension=False)  # copies are copies, whatever the name
         in_reference = _in_folders(files.paths, references)
         path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
-        # best reference first: in a reference folder, then oldest, then shortest path
-        priority = np.lexsort((np.arange(n), path_len, files.mtimes_ns, ~in_reference))
+        # best reference first: in a reference folder, then by the rule, then shortest path
+        rule = {"oldest": files.mtimes_ns, "newest": -files.mtimes_ns, "largest": -files.sizes,
+                "shortest-path": path_len}.get(settings.reference_rule)
+        if rule is None:
+            raise ValueError(f"unknown reference rule {settings.reference_rule!r}; "
+                             f"one of {', '.join(REFERENCE_RULES)}")
+        priority = np.lexsort((np.arange(n), path_len, rule, ~in_reference))
         if ceiling is None:
             stats = ToleranceStats.build(space, affordable_key_ceiling(space), priority,
                                          max_sum=MAX_TOLERANCE)

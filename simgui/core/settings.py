@@ -44,6 +44,10 @@ class Settings:
     custom_weights: dict[str, float] = field(default_factory=dict)  # tag hex -> weight
     use_extensions: bool = True
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
+    reference_rule: str = "oldest"  # see analysis.REFERENCE_RULES
+    default_action: str = "trash"  # what Delete does to marked files: "trash" or "move"
+    move_target: str = ""  # the folder "move" uses by default ("" asks)
+    workers: int = 0  # reading threads; 0: one per core
     store: str | None = None  # None: the default store
     marked: list[str] = field(default_factory=list)  # sessions only
     window: dict[str, str] = field(default_factory=dict)  # opaque GUI state (geometry, ...)

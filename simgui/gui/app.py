@@ -22,13 +22,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from simgui import __version__
+    from simgui.core.logs import setup_logging
+    from simgui.gui.crash import CrashReporter
     from simgui.gui.main_window import MainWindow
+
+    setup_logging()
 
     app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
     app.setApplicationName("simgui")
     app.setApplicationDisplayName("simgui")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("simgui")
+    icon = _icon()
+    if icon is not None:
+        app.setWindowIcon(icon)
+    reporter = CrashReporter(app)
+    reporter.install()
     window = MainWindow()
     if not window.settings.window.get("geometry"):
         window.resize(1280, 820)
@@ -36,6 +45,18 @@ def main(argv: list[str] | None = None) -> int:
     # kernels and results load after the window is on screen
     QTimer.singleShot(0, window.start_up)
     return app.exec()
+
+
+def _icon():
+    from pathlib import Path
+
+    from PySide6.QtGui import QIcon
+
+    svg = Path(__file__).resolve().parents[2] / "resources" / "simgui.svg"
+    if svg.exists():
+        return QIcon(str(svg))
+    themed = QIcon.fromTheme("simgui")  # installed with the .desktop file
+    return None if themed.isNull() else themed
 
 
 if __name__ == "__main__":

@@ -167,14 +167,18 @@ class MainWindow(QMainWindow):
         self.clear_marks_action = a("C&lear Marks", self.model.clear_marks, "Ctrl+Shift+M")
         self.find_action = a("&Find…", self._focus_filter, S.Find)
         self.trash_action = a("Move Marked to &Trash…", lambda: self.run_action(Action.TRASH),
-                              S.Delete, "Send the ticked files to the trash (undoable)")
+                              None, "Send the ticked files to the trash (undoable)")
         self.move_action = a("Mo&ve Marked To…", lambda: self.run_action(Action.MOVE),
-                             "Ctrl+Shift+V", "Move the ticked files to a folder (undoable)")
+                             None, "Move the ticked files to a folder (undoable)")
         self.link_action = a("Replace Marked with &Hard Links…",
                              lambda: self.run_action(Action.HARDLINK), None,
                              "Replace ticked identical copies with hard links to the kept file")
         self.undo_action = a("&Undo Last Clean-up", self.undo_last, S.Undo,
                              "Put back what the last trash or move took away")
+        self.settings_action = a("&Settings…", self.open_settings, S.Preferences)
+        self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.guide_action = a("&User Guide", self.open_guide, S.HelpContents,
+                              "How to find and clean up duplicates, step by step")
         self.about_action = a("&About simgui", self.about)
         self.about_qt_action = a("About &Qt", QApplication.aboutQt)
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
@@ -188,7 +192,8 @@ class MainWindow(QMainWindow):
             file_menu.addSeparator() if x is None else file_menu.addAction(x)
         edit_menu = menu.addMenu("&Edit")
         for x in (self.undo_action, None, self.mark_action, self.mark_identical_action,
-                  self.invert_action, self.clear_marks_action, None, self.find_action):
+                  self.invert_action, self.clear_marks_action, None, self.find_action, None,
+                  self.settings_action):
             edit_menu.addSeparator() if x is None else edit_menu.addAction(x)
         actions_menu = menu.addMenu("&Actions")
         for x in (self.trash_action, self.move_action, self.link_action):
@@ -197,6 +202,8 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.side_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
         help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self.guide_action)
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
         help_menu.addAction(self.about_qt_action)
 
@@ -216,6 +223,12 @@ class MainWindow(QMainWindow):
     # -- settings ------------------------------------------------------------------------
 
     def _apply_settings(self, s: Settings) -> None:
+        # Delete does the default clean-up action (trash, or move); the other has its own keys
+        delete, other = QKeySequence(QKeySequence.StandardKey.Delete), QKeySequence("Ctrl+Shift+V")
+        trash_key, move_key = (delete, other) if s.default_action != "move" else \
+            (QKeySequence("Ctrl+Delete"), delete)
+        self.trash_action.setShortcut(trash_key)
+        self.move_action.setShortcut(move_key)
         self.folders.list.clear()
         self.folders.add_folders(s.folders, s.references)
         self.folders.set_exclude_patterns(s.excludes)
@@ -244,7 +257,10 @@ class MainWindow(QMainWindow):
             size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
             custom_weights=self.settings.custom_weights,
             use_extensions=self.tolerance.extensions.isChecked(),
-            min_similar_size=self.settings.min_similar_size, store=self.settings.store,
+            min_similar_size=self.settings.min_similar_size,
+            reference_rule=self.settings.reference_rule,
+            default_action=self.settings.default_action, move_target=self.settings.move_target,
+            workers=self.settings.workers, store=self.settings.store,
             marked=sorted(self.model.marked) if with_marks else [],
             window={"geometry": bytes(self.saveGeometry().toBase64()).decode(),
                     "state": bytes(self.saveState().toBase64()).decode()})
@@ -264,11 +280,12 @@ class MainWindow(QMainWindow):
                               use_extensions=self.tolerance.extensions.isChecked(),
                               size_factor=self.tolerance.size_factor.value(),
                               references=tuple(self.folders.references()),
-                              min_similar_size=self.settings.min_similar_size)
+                              min_similar_size=self.settings.min_similar_size,
+                              reference_rule=self.settings.reference_rule)
 
     def scan_options(self) -> ScanOptions:
         return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
-                           min_size=self.folders.minimum_size())
+                           min_size=self.folders.minimum_size(), workers=self.settings.workers)
 
     def closeEvent(self, event) -> None:
         if self.tasks.busy:
@@ -601,7 +618,8 @@ class MainWindow(QMainWindow):
             return
         target = None
         if action is Action.MOVE:
-            target = QFileDialog.getExistingDirectory(self, "Move the marked files to")
+            target = self.settings.move_target if os.path.isdir(self.settings.move_target) \
+                else QFileDialog.getExistingDirectory(self, "Move the marked files to")
             if not target:
                 return
         plan = self.plan(action, target)
@@ -699,6 +717,43 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Export groups", f"Could not write {path}: {exc}")
             return
         self.set_status(f"Exported {len(shown):,} groups to {path}")
+
+    def open_settings(self) -> None:
+        from simgui.gui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.current_settings(with_marks=False), self)
+        self.settings_dialog = dialog  # tests find it here
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        self.apply_preferences(dialog.settings())
+
+    def apply_preferences(self, new: Settings) -> None:
+        """Take the settings dialog's values; a new search or store reloads the results."""
+        old = self.current_settings()
+        new.custom_weights = self.settings.custom_weights
+        self.settings = new
+        self._apply_settings(new)
+        self.model.set_marked(self.model.marked)
+        if (old.store, old.reference_rule, old.scheme) != (new.store, new.reference_rule,
+                                                           new.scheme):
+            self.analysis = None
+            self._reanalyse()
+        else:
+            self._apply_tolerances(self.tolerance.tolerances())
+        self.set_status("Settings saved.")
+        try:
+            save_settings(self.current_settings(), self.settings_path)
+        except OSError as exc:
+            self.set_status(f"Could not save settings: {exc}")
+
+    def open_guide(self) -> None:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        guide = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
+        url = QUrl.fromLocalFile(str(guide)) if guide.exists() else \
+            QUrl("https://github.com/simgui/simgui/blob/main/docs/user-guide.md")
+        QDesktopServices.openUrl(url)
 
     def about(self) -> None:
         QMessageBox.about(

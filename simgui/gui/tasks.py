@@ -11,9 +11,9 @@ puzzles); :class:`Tasks` owns that pool.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +29,7 @@ class Task(QObject):
 
     progressed = Signal(object)  # a Progress
     succeeded = Signal(object)  # the function's result
-    failed = Signal(str)  # a message for the user (details went to the log)
+    failed = Signal(str)  # a message for the user (the traceback goes to the log)
     cancelled = Signal()
     finished = Signal()  # after any of the three above
     ended = Signal(object)  # this task, last of all: for Tasks' bookkeeping
@@ -65,7 +65,7 @@ class Task(QObject):
         except Cancelled:
             self.cancelled.emit()
         except Exception as exc:  # noqa: BLE001 - every failure must reach the user
-            traceback.print_exc()
+            logging.getLogger("simgui.tasks").exception("%s failed", self.name)
             self.failed.emit(_message(exc))
         else:
             self.succeeded.emit(result)

@@ -1,0 +1,130 @@
+"""Preferences: default clean-up action, reference rule, search defaults, threads, store."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
+    QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from simgui.core.settings import Settings
+from simgui.core.store import default_db_path
+
+_RULES = {"oldest": "Oldest file", "newest": "Newest file", "largest": "Largest file",
+          "shortest-path": "Shortest path"}
+_ACTIONS = {"trash": "Move to Trash", "move": "Move to a folder"}
+_SCHEMES = {"skew": "Skew (the paper's key)", "uniform": "Uniform", "custom": "Custom"}
+
+
+def _combo(choices: dict[str, str]) -> QComboBox:
+    box = QComboBox()
+    for value, label in choices.items():
+        box.addItem(label, value)
+    return box
+
+
+def _select(box: QComboBox, value) -> None:
+    box.setCurrentIndex(max(box.findData(value), 0))
+
+
+def _with_button(edit: QLineEdit, button: QPushButton) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(edit, 1)
+    layout.addWidget(button)
+    return row
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self._original = settings
+        self.action = _combo(_ACTIONS)
+        self.action.setToolTip("What Delete does to the marked files")
+        self.move_target = QLineEdit()
+        self.move_target.setPlaceholderText("ask each time")
+        browse_target = QPushButton("Browse…")
+        browse_target.clicked.connect(self._choose_target)
+        self.rule = _combo(_RULES)
+        self.rule.setToolTip("Which file of a group is its reference (kept by default), after "
+                             "files in reference folders")
+        self.scheme = _combo(_SCHEMES)
+        self.key = QDoubleSpinBox()
+        self.sum = QDoubleSpinBox()
+        for box in (self.key, self.sum):
+            box.setRange(0.01, 10.0)
+            box.setDecimals(3)
+            box.setSuffix(" %")
+            box.setSingleStep(0.1)
+        self.workers = QSpinBox()
+        self.workers.setRange(0, 256)
+        self.workers.setSpecialValueText("one per processor core")
+        self.store = QLineEdit()
+        self.store.setPlaceholderText(str(default_db_path()))
+        browse_store = QPushButton("Browse…")
+        browse_store.clicked.connect(self._choose_store)
+
+        form = QFormLayout()
+        form.addRow("Clean-up action", self.action)
+        form.addRow("Move to", _with_button(self.move_target, browse_target))
+        form.addRow("Group reference", self.rule)
+        form.addRow("Key scheme", self.scheme)
+        form.addRow("Key tolerance", self.key)
+        form.addRow("Sum-table tolerance", self.sum)
+        form.addRow("Reading threads", self.workers)
+        form.addRow("Store", _with_button(self.store, browse_store))
+        note = QLabel("<small>The store holds the scan results. A different store starts "
+                      "empty; nothing is copied or deleted.</small>")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel
+                                   | QDialogButtonBox.StandardButton.RestoreDefaults)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(
+            self.restore_defaults)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.show_settings(settings)
+
+    def show_settings(self, s: Settings) -> None:
+        _select(self.action, s.default_action)
+        self.move_target.setText(s.move_target)
+        _select(self.rule, s.reference_rule)
+        _select(self.scheme, s.scheme)
+        self.key.setValue(s.key_tolerance)
+        self.sum.setValue(s.sum_tolerance)
+        self.workers.setValue(s.workers)
+        self.store.setText(s.store or "")
+
+    def restore_defaults(self) -> None:
+        """Defaults for what this dialog shows; folders and marks are left as they are."""
+        self.show_settings(Settings())
+
+    def settings(self) -> Settings:
+        """The original settings with this dialog's values."""
+        return dataclasses.replace(
+            self._original, default_action=self.action.currentData(),
+            move_target=self.move_target.text().strip(), reference_rule=self.rule.currentData(),
+            scheme=self.scheme.currentData(), key_tolerance=self.key.value(),
+            sum_tolerance=self.sum.value(), workers=self.workers.value(),
+            store=self.store.text().strip() or None)
+
+    def _choose_target(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Move marked files to")
+        if folder:
+            self.move_target.setText(folder)
+
+    def _choose_store(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Store file", self.store.text()
+                                              or str(default_db_path()),
+                                              "simgui stores (*.sqlite3);;All files (*)",
+                                              options=QFileDialog.Option.DontConfirmOverwrite)
+        if path:
+            self.store.setText(path)

@@ -1,0 +1,68 @@
+"""Preferences, logging and the unexpected-error dialog."""
+
+import dataclasses
+import logging
+
+from PySide6.QtWidgets import QMessageBox
+
+from simgui.core.logs import log_path, setup_logging
+from simgui.core.settings import Settings, load_settings
+from simgui.gui.crash import CrashReporter
+from simgui.gui.main_window import MainWindow
+from simgui.gui.settings_dialog import SettingsDialog
+from tests.test_gui_window import WAIT_MS, make_tree, scan
+
+
+def test_dialog_shows_settings_and_restores_defaults(qtbot):
+    s = Settings(default_action="move", move_target="/tmp", reference_rule="newest",
+                 key_tolerance=5.0, sum_tolerance=2.0, workers=3, store="/tmp/x.sqlite3")
+    dialog = SettingsDialog(s)
+    qtbot.addWidget(dialog)
+    assert dialog.settings() == s
+    dialog.restore_defaults()
+    d = Settings()
+    got = dialog.settings()
+    assert (got.default_action, got.reference_rule, got.key_tolerance, got.workers, got.store) \
+        == (d.default_action, d.reference_rule, d.key_tolerance, d.workers, d.store)
+
+
+def test_new_reference_rule_regroups_and_is_saved(qtbot, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    path = str(tmp_path / "settings.json")
+    w = MainWindow(settings_path=path)
+    qtbot.addWidget(w)
+    scan(qtbot, w, root)
+    table = w.table
+    oldest = {table.files.paths[table.rows[s]] for s in table.start[:-1]}
+    with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        w.apply_preferences(dataclasses.replace(w.current_settings(), reference_rule="newest"))
+    table = w.table
+    newest = {table.files.paths[table.rows[s]] for s in table.start[:-1]}
+    assert newest != oldest and len(newest) == len(oldest) == 6
+    assert load_settings(path).reference_rule == "newest"
+
+
+def test_default_action_decides_what_delete_does(qtbot, tmp_path):
+    w = MainWindow(settings=Settings(default_action="move"), settings_path=str(tmp_path / "s"))
+    qtbot.addWidget(w)
+    assert w.move_action.shortcut().toString() == "Del"
+    assert w.trash_action.shortcut().toString() != "Del"
+
+
+def test_unexpected_errors_are_logged_and_shown_once(qtbot, monkeypatch):
+    setup_logging()
+    shown = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.detailedText()) or 0)
+    reporter = CrashReporter()
+    try:
+        raise RuntimeError("boom in a slot")
+    except RuntimeError as exc:
+        with qtbot.waitSignal(reporter._report):
+            reporter.handle(type(exc), exc, exc.__traceback__)
+    assert len(shown) == 1 and "boom in a slot" in shown[0]
+    for handler in logging.getLogger("simgui").handlers:
+        handler.flush()
+    assert "boom in a slot" in log_path().read_text()
