@@ -428,8 +428,12 @@ class MainWindow(QMainWindow):
         self.groups.empty_button.setVisible(not self.folders.folders())
         if not self.folders.folders():
             self.groups.set_empty_text(
-                "<h3>Add a folder to begin</h3><p>Use <b>Add Folder</b>, or drop folders on "
-                "the Folders list, then press <b>Scan</b>.</p>")
+                "<h3>Add a folder to begin</h3>"
+                "<p>1. <b>Add folders</b> to look in (or drop them on the Folders list). "
+                "Tick a folder to protect it as a reference.<br>"
+                "2. <b>Scan</b>: every file is read once; rescans read only what changed.<br>"
+                "3. <b>Review</b> the groups, tick the extra copies and move them to the "
+                "trash. Nothing changes before you confirm, and Undo puts files back.</p>")
         elif self.analysis is None:
             n = len(self.folders.folders())
             self.groups.set_empty_text(
