@@ -204,6 +204,15 @@ def batches(store: Store) -> list[Batch]:
                                 "description, undo_of FROM batches ORDER BY id DESC")]
 
 
+def last_undoable(store: Store) -> Batch | None:
+    """The newest batch with files :func:`undo` can still put back, if any."""
+    row = store.connection.execute(
+        "SELECT b.id FROM batches b WHERE b.action != 'undo' AND EXISTS (SELECT 1 FROM "
+        "journal j WHERE j.batch_id = b.id AND j.state = 'done' AND j.undo IS NOT NULL "
+        "AND j.undone_by IS NULL) ORDER BY b.id DESC LIMIT 1").fetchone()
+    return None if row is None else batch(store, row[0])
+
+
 def batch(store: Store, batch_id: int) -> Batch | None:
     return next((b for b in batches(store) if b.id == batch_id), None)
 
@@ -468,13 +477,10 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
 
     db = store.connection
     if batch_id is None:
-        row = db.execute(
-            "SELECT b.id FROM batches b WHERE b.action != 'undo' AND EXISTS (SELECT 1 FROM "
-            "journal j WHERE j.batch_id = b.id AND j.state = 'done' AND j.undo IS NOT NULL "
-            "AND j.undone_by IS NULL) ORDER BY b.id DESC LIMIT 1").fetchone()
-        if row is None:
+        last = last_undoable(store)
+        if last is None:
             raise UndoError("nothing to undo")
-        batch_id = row[0]
+        batch_id = last.id
     row = db.execute("SELECT action, status FROM batches WHERE id = ?", (batch_id,)).fetchone()
     if row is None:
         raise UndoError(f"no batch {batch_id}")

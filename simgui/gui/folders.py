@@ -41,6 +41,7 @@ class FolderList(QListWidget):
 
 class FoldersPanel(QGroupBox):
     changed = Signal()  # folders, references, excludes or minimum size
+    notice = Signal(str)  # something the user should read in the status bar
 
     def __init__(self, parent=None):
         super().__init__("Folders", parent)
@@ -88,8 +89,12 @@ class FoldersPanel(QGroupBox):
 
     def add_folders(self, folders: list[str], references: list[str] = ()) -> None:
         known = set(self.folders())
+        self.rejected = []
         for folder in folders:
             folder = os.path.abspath(folder)
+            if not os.path.isdir(folder):
+                self.rejected.append(folder)  # gone, or a file: never a scan root
+                continue
             if folder in known:
                 continue
             known.add(folder)
@@ -101,6 +106,8 @@ class FoldersPanel(QGroupBox):
             self.list.blockSignals(True)
             self.list.addItem(item)
             self.list.blockSignals(False)
+        if self.rejected:
+            self.notice.emit(f"Not a folder, not added: {', '.join(self.rejected)}")
         self.changed.emit()
 
     def remove_selected(self) -> None:
@@ -129,6 +136,13 @@ class FoldersPanel(QGroupBox):
     def set_exclude_patterns(self, patterns: list[str]) -> None:
         self.excludes.setText(", ".join(patterns))
 
+    def minimum_size_valid(self) -> bool:
+        try:
+            parse_size(self.min_size.text() or "0")
+            return True
+        except ValueError:
+            return False
+
     def minimum_size(self) -> int:
         try:
             return parse_size(self.min_size.text() or "0")
@@ -146,5 +160,5 @@ class FoldersPanel(QGroupBox):
         except ValueError as exc:
             self.min_size.setStyleSheet("color: palette(link-visited);")
             self.min_size.setToolTip(str(exc))
-            return
+            self.notice.emit(f"Minimum size: {exc}")
         self.changed.emit()

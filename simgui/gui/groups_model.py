@@ -53,10 +53,19 @@ class GroupsModel(QAbstractItemModel):
         self.beginResetModel()
         self._table = table
         self._folded = None  # case-folded paths, made on the first filter
-        self._protected = tuple(p.rstrip(os.sep) + os.sep for p in protected)
+        self._set_protected(protected)
         self._arrange()
         self.endResetModel()
         self.marks_changed.emit()
+
+    def set_protected(self, folders: tuple[str, ...]) -> None:
+        """Reference folders changed: their files lose their marks and check boxes now."""
+        self._set_protected(folders)
+        self._marks_reset()
+
+    def _set_protected(self, folders) -> None:
+        self._protected = tuple(p.rstrip(os.sep) + os.sep for p in folders)
+        self._marked = {p for p in self._marked if not self._is_protected(p)}
 
     @property
     def table(self) -> GroupTable | None:
@@ -142,26 +151,34 @@ class GroupsModel(QAbstractItemModel):
         return set(self._marked)
 
     def marked_in_view(self) -> list[str]:
-        """Marked paths of files in the groups shown."""
+        """Marked paths of files in the groups shown (a filter hides the others' marks too)."""
         t = self._table
         if t is None or not self._marked:
             return []
+        shown = np.zeros(len(t), bool)
+        shown[self._shown] = True
         paths = t.files.paths
-        return [paths[f] for f in t.rows.tolist() if paths[f] in self._marked]
+        return [paths[f] for f, g in zip(t.rows.tolist(), t.group_of_row.tolist())
+                if shown[g] and paths[f] in self._marked]
 
     def set_marked(self, paths) -> None:
         self._marked = {p for p in paths if not self._is_protected(p)}
         self._marks_reset()
 
     def mark_all_but_reference(self, identical_only: bool = False) -> int:
-        """Mark every shown file but each group's reference; returns how many are marked."""
+        """Mark every shown file but each group's reference; returns how many are marked.
+
+        Empty files are never marked by this: removing them frees nothing, and empty
+        files such as __init__.py or .gitkeep matter by their names.
+        """
         t = self._table
         if t is None:
             return 0
         for g in self._shown:
             for r in range(t.start[g] + 1, t.start[g + 1]):
                 path = t.files.paths[t.rows[r]]
-                if (t.identical[r] or not identical_only) and not self._is_protected(path):
+                if ((t.identical[r] or not identical_only) and t.files.sizes[t.rows[r]] > 0
+                        and not self._is_protected(path)):
                     self._marked.add(path)
         self._marks_reset()
         return len(self._marked)

@@ -30,7 +30,8 @@ class Results:
     issues: list[tuple[str, str, str]]  # (path, kind, message) of the last scan
     scan: ScanReport | None = None
     batch: BatchResult | None = None  # the clean-up that led here
-    undone: list | None = None  # journal entries an undo restored
+    undone: BatchResult | None = None  # what an undo restored
+    last_undoable: journal.Batch | None = None  # what Undo would put back
 
 
 def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
@@ -55,11 +56,11 @@ def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
                                extensions=pick(files.extensions))
 
 
-def _analyse(store: Store, folders, search: SearchSettings, progress) -> tuple[Analysis, list]:
+def _analyse(store: Store, folders, search: SearchSettings, progress) -> dict:
     report(progress, Progress("analysing"))
     files = under(store.files(), folders)
-    analysis = Analysis.build(files, search)
-    return analysis, store.issues()
+    return {"analysis": Analysis.build(files, search), "issues": store.issues(),
+            "last_undoable": journal.last_undoable(store)}
 
 
 def load(store_path: str, folders: Sequence[str], search: SearchSettings, *,
@@ -67,26 +68,27 @@ def load(store_path: str, folders: Sequence[str], search: SearchSettings, *,
     """Open the store (finishing any interrupted clean-up) and analyse what it holds."""
     with Store(store_path) as store:
         journal.recover(store)
-        analysis, issues = _analyse(store, folders, search, progress)
-    return Results(analysis, issues)
+        return Results(**_analyse(store, folders, search, progress))
 
 
 def scan_and_analyse(store_path: str, folders: Sequence[str], options: ScanOptions,
                      search: SearchSettings, *, progress=None) -> Results:
     with Store(store_path) as store:
         rep = scan(store, folders, options, progress)
-        analysis, issues = _analyse(store, folders, search, progress)
-    return Results(analysis, issues, scan=rep)
+        return Results(**_analyse(store, folders, search, progress), scan=rep)
 
 
 def act(store_path: str, plan: Plan, folders: Sequence[str], options: ScanOptions,
         search: SearchSettings, *, progress=None) -> Results:
-    """Carry out ``plan``, then rescan (only changed files are read) so the view is true."""
+    """Carry out ``plan``, then rescan (only changed files are read) so the view is true.
+
+    Cancelling stops the batch between files; the rescan and analysis after it always
+    run, so the result of what was done is never thrown away.
+    """
     with Store(store_path) as store:
         result = execute(plan, store, progress=progress)
         rep = scan(store, folders, options, None)
-        analysis, issues = _analyse(store, folders, search, progress)
-    return Results(analysis, issues, scan=rep, batch=result)
+        return Results(**_analyse(store, folders, search, None), scan=rep, batch=result)
 
 
 def undo_last(store_path: str, folders: Sequence[str], options: ScanOptions,
@@ -94,13 +96,19 @@ def undo_last(store_path: str, folders: Sequence[str], options: ScanOptions,
     with Store(store_path) as store:
         restored = journal.undo(store, None, progress)
         rep = scan(store, folders, options, None)
-        analysis, issues = _analyse(store, folders, search, progress)
-    return Results(analysis, issues, scan=rep, undone=restored)
+        return Results(**_analyse(store, folders, search, None), scan=rep, undone=restored)
 
 
 def compare(path_a: str, path_b: str, *, progress=None):
+    """Where two files differ; anything but two regular files is refused (a FIFO would
+    block the reader for ever)."""
+    import stat
+
     from simgui.core.differences import compare_files
 
+    for path in (path_a, path_b):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise OSError(f"{path} is no longer a regular file")
     return compare_files(path_a, path_b, progress=progress)
 
 

@@ -54,11 +54,13 @@ class MainWindow(QMainWindow):
         self.scan_task: Task | None = None
         self._pending_tolerances: Tolerances | None = None
         self._chart_stale = True
-        self._last_batch_undoable = False
+        self._last_undoable = None  # the journal batch Undo would put back
+        self._stale = False  # folders or references changed while a job ran
 
         self._build_widgets()
         self._build_actions()
         self._apply_settings(self.settings)
+        self.model.set_marked(self.settings.marked)
         self.tolerance.show_counts(None)
         self._show_empty_state()
         self._update_actions()
@@ -123,6 +125,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
 
         self.folders.changed.connect(self._folders_changed)
+        self.folders.notice.connect(self.set_status)
         self.tolerance.tolerances_changed.connect(self._tolerances_changed)
         self.tolerance.search_changed.connect(self._search_changed)
         self.groups.selection_changed.connect(self._selection_changed)
@@ -240,7 +243,7 @@ class MainWindow(QMainWindow):
                                        else "skew")
         self.tolerance.extensions.setChecked(s.use_extensions)
         self.tolerance.blockSignals(False)
-        self.model.set_marked(s.marked)
+        self._last_scheme = self.tolerance.scheme_name()
         geometry = s.window.get("geometry")
         if geometry:
             self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
@@ -364,6 +367,7 @@ class MainWindow(QMainWindow):
     def _task_failed(self, message: str) -> None:
         self.set_status(f"Failed: {message}")
         self.add_problems([("", "error", message)])
+        self._show_empty_state()
 
     def _task_cancelled(self) -> None:
         self.set_status("Cancelled. What was done so far is saved; scanning again resumes.")
@@ -376,6 +380,9 @@ class MainWindow(QMainWindow):
     def _busy_changed(self, busy: bool) -> None:
         if not busy:
             self.progress.hide()
+            if self._stale:
+                self._stale = False
+                self._reanalyse()
         self._update_actions()
 
     def set_status(self, text: str) -> None:
@@ -394,6 +401,9 @@ class MainWindow(QMainWindow):
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
+        self._last_undoable = results.last_undoable
+        if results.batch is not None or results.undone is not None:
+            self.model.clear_marks()  # files moved back must not come back ticked
         self.tolerance.blockSignals(True)
         self.tolerance.set_key_ceiling(results.analysis.stats.max_key)
         self.tolerance.blockSignals(False)
@@ -458,14 +468,31 @@ class MainWindow(QMainWindow):
         if self.analysis is None:
             self.tolerance.show_counts(None)
             return
+        current = self.groups.current_path()
         counts, self.table = self.analysis.at(tolerances)
         self.tolerance.show_counts(counts)
-        self.model.set_table(self.table, tuple(self.analysis.settings.references))
+        self.model.set_table(self.table, self.protected_folders())
+        if current is not None:
+            self._reselect(current)
         self._show_empty_state()
         self.groups._update_empty_state()
         self._chart_stale = True
         self._chart_timer.start()
         self._update_actions()
+
+    def protected_folders(self) -> tuple[str, ...]:
+        """Reference folders: those the results were built with and those ticked since."""
+        built = self.analysis.settings.references if self.analysis is not None else ()
+        return tuple(dict.fromkeys([*built, *(os.path.abspath(f)
+                                              for f in self.folders.references())]))
+
+    def _reselect(self, path: str) -> None:
+        files = self.table.files
+        try:
+            f = files.paths.index(path)
+        except ValueError:
+            return
+        self.groups.select_file(f)
 
     def _update_curve(self) -> None:
         if self.analysis is None or len(self.analysis.files) < 2:
@@ -496,21 +523,36 @@ class MainWindow(QMainWindow):
         self._chart_stale = False
 
     def _search_changed(self) -> None:
-        if self.tolerance.scheme_name() == "custom":
+        scheme = self.tolerance.scheme_name()
+        if scheme == "custom" and (self._last_scheme != "custom"
+                                   or not self.settings.custom_weights):
             if not self._ask_custom_weights():
-                self.tolerance.set_scheme_name("skew")
+                self.tolerance.set_scheme_name(self._last_scheme if self._last_scheme != "custom"
+                                               else "skew")
+        self._last_scheme = self.tolerance.scheme_name()
         self._reanalyse()
 
     def _folders_changed(self) -> None:
+        # protection applies at once, before any new search
+        self.model.set_protected(self.protected_folders())
         self._show_empty_state()
         self._update_actions()
-        if self.analysis is not None and not self.tasks.busy:
+        if self.tasks.busy:
+            self._stale = True  # redone when the running job ends
+        elif self.analysis is not None:
             self._reanalyse()
+
+    def _forget_results(self) -> None:
+        """No results: nothing shown can be acted on until new ones arrive."""
+        self.analysis = None
+        self.table = None
+        self.model.set_table(None)
+        self.details.show_files([])
+        self._update_actions()
 
     def _reanalyse(self) -> None:
         if not self.folders.folders():
-            self.analysis = None
-            self.model.set_table(None)
+            self._forget_results()
             self._show_empty_state()
             return
         self._start(Task("Updating groups", jobs.load, self.store_path(), self.folders.folders(),
@@ -571,8 +613,11 @@ class MainWindow(QMainWindow):
             self.key_chart.highlight(np.array([f]))
 
     def _chart_variant_changed(self, scheme: str, use_extensions: bool) -> None:
+        self.tolerance.blockSignals(True)
         self.tolerance.set_scheme_name(scheme.lower())
-        self.tolerance.extensions.setChecked(use_extensions)  # emits search_changed
+        self.tolerance.extensions.setChecked(use_extensions)
+        self.tolerance.blockSignals(False)
+        self._search_changed()
 
     def _compare(self, a: str, b: str) -> None:
         task = Task("Comparing", jobs.compare, a, b)
@@ -595,11 +640,12 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         busy = self.tasks.busy
         marked = bool(self.model.marked_in_view())
-        self.scan_action.setEnabled(not busy and bool(self.folders.folders()))
+        self.scan_action.setEnabled(not busy and bool(self.folders.folders())
+                                    and self.folders.minimum_size_valid())
         self.cancel_action.setEnabled(busy)
         for x in (self.trash_action, self.move_action, self.link_action):
             x.setEnabled(marked and not busy)
-        self.undo_action.setEnabled(not busy and self.analysis is not None)
+        self.undo_action.setEnabled(not busy and self._last_undoable is not None)
         has_groups = self.table is not None and len(self.table) > 0
         for x in (self.mark_action, self.mark_identical_action, self.invert_action,
                   self.export_action):
@@ -612,8 +658,7 @@ class MainWindow(QMainWindow):
         t = self.table
         groups = [t.group(int(g)) for g in np.unique(t.group_of_row[np.fromiter(
             (t.files.paths[f] in marked for f in t.rows), bool, len(t.rows))])]
-        return plan_marked(groups, marked, action=action,
-                           references=self.analysis.settings.references,
+        return plan_marked(groups, marked, action=action, references=self.protected_folders(),
                            target_dir=target_dir, roots=self.folders.folders(),
                            identical_only=action is Action.HARDLINK)
 
@@ -658,9 +703,15 @@ class MainWindow(QMainWindow):
         return go is not None and box.clickedButton() is go
 
     def undo_last(self) -> None:
+        last = self._last_undoable
+        if last is None:
+            self.set_status("Nothing to undo.")
+            return
+        done = last.counts.get("done", 0)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
         answer = QMessageBox.question(
-            self, "Undo", "Put back the files the last trash or move took away?\n"
-            "Files whose original place is taken again are left where they are.")
+            self, "Undo", f"Put back the {done:,} files of clean-up {last.id} ({last.action}, "
+            f"{when})?\nFiles whose original place is taken again are left where they are.")
         if answer != QMessageBox.StandardButton.Yes:
             return
         self._start(Task("Undoing", jobs.undo_last, self.store_path(), self.folders.folders(),
@@ -697,8 +748,9 @@ class MainWindow(QMainWindow):
             return
         s.window = {}
         self.settings = s
-        self.analysis = None
+        self._forget_results()
         self._apply_settings(s)
+        self.model.set_marked(s.marked)
         self._reanalyse()
         self.set_status(f"Opened session {os.path.basename(path)}")
 
@@ -737,10 +789,9 @@ class MainWindow(QMainWindow):
         new.custom_weights = self.settings.custom_weights
         self.settings = new
         self._apply_settings(new)
-        self.model.set_marked(self.model.marked)
         if (old.store, old.reference_rule, old.scheme) != (new.store, new.reference_rule,
                                                            new.scheme):
-            self.analysis = None
+            self._forget_results()
             self._reanalyse()
         else:
             self._apply_tolerances(self.tolerance.tolerances())
