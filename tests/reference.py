@@ -34,12 +34,12 @@ def reference_pairs(sizes, tables, key_tolerance, sum_tolerance, keys, size_fact
                 if sizes[i] == sizes[j] and list(tables[i]) == list(tables[j]):
                     pairs.append((i, j))
                 continue
-            if abs(keys[i] - keys[j]) > max(1.0, big * key_tolerance / 100):
+            if abs(keys[i] - keys[j]) > max(1.0, big * (key_tolerance / 100.0)):
                 continue
             if big > size_factor * small:
                 continue
             distance = sum(abs(int(a) - int(b)) for a, b in zip(tables[i], tables[j]))
-            if distance > max(1.0, (sizes[i] + sizes[j]) * sum_tolerance / 200):
+            if distance > max(1.0, (sizes[i] + sizes[j]) * (sum_tolerance / 100.0) / 2.0):
                 continue
             pairs.append((i, j))
     return pairs

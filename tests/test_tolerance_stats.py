@@ -1,7 +1,7 @@
 """Counts looked up from tolerance statistics equal fresh searches at that tolerance."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simgui.core.analysis import find_groups
@@ -70,3 +70,33 @@ def test_slider_steps_are_round_numbers_covering_the_range():
     assert {0.1, 1.0, 3.2, 0.05}.issubset(set(TOLERANCE_STEPS.tolist()))
     ratios = TOLERANCE_STEPS[1:] / TOLERANCE_STEPS[:-1]
     assert (ratios > 1).all() and ratios.max() <= 1.1 + 1e-9  # no step jumps more than 10 %
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1000, 200_000), st.integers(0, 270), st.integers(-2, 2), st.booleans())
+@example(20_000, 20, 1, True)  # 0.03 %: 200 * 6 / 40,000 is 0.03, the search's limit 5.999...
+def test_pairs_on_a_tolerance_boundary_agree_with_the_search(size, step, nudge, on_sum):
+    """Distances placed exactly at a slider step's limit, where rounding decides."""
+    from simgui.core.tolerance_stats import TOLERANCE_STEPS
+    t = float(TOLERANCE_STEPS[step])
+    base = np.full(16, size // 64, np.int64)
+    other = base.copy()
+    if on_sum:
+        limit = int(max(1.0, (2 * size) * (t / 100.0) / 2.0))
+        other[0] += max(0, limit + nudge)
+        tol = Tolerances(10.0, t)
+    else:
+        tol = Tolerances(t, 10.0)
+    tables = np.stack([base, other])
+    sizes = np.array([size, size], np.int64)
+    if not on_sum:
+        # move the key by an amount on the key limit: the Uniform key is the table's sum
+        limit = int(max(1.0, size * (t / 100.0)))
+        tables[1, 1] += max(0, limit + nudge)
+    from simgui.core.keys import UNIFORM
+    space = SearchSpace.build(sizes, tables, scheme=UNIFORM)
+    stats = ToleranceStats.build(space, max_key=10.0)
+    expected = len(find_pairs(sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum,
+                              scheme=UNIFORM))
+    assert stats.counts(tol).sum_hits == expected
+    assert stats.counts(tol).groups == expected

@@ -89,7 +89,12 @@ class ToleranceStats:
         """
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         pairs = space.class_pairs(ceiling)
-        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables)
+        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables,
+                                            TOLERANCE_STEPS)
+        if not key_hits:
+            # every pair the search found is a hit at the ceiling, whatever the rounding
+            np.minimum(min_key, max_key, out=min_key)
+            np.minimum(min_sum, max_sum, out=min_sum)
         classes = space.classes
         counts = np.diff(classes.members_start)
         ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
@@ -179,8 +184,37 @@ class ToleranceStats:
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
 
 
+@njit(inline="always")
+def key_hit(dk, big, key_tolerance):
+    """The search's key test, to the last rounding (simfind's sweep and reference)."""
+    return dk <= max(1.0, big * (key_tolerance / 100.0))
+
+
+@njit(inline="always")
+def sum_hit(l1, total, sum_tolerance):
+    """The search's sum-table test, to the last rounding."""
+    return l1 <= max(1.0, total * (sum_tolerance / 100.0) / 2.0)
+
+
+@njit(inline="always")
+def _on_steps(value, hit, distance, size, steps):
+    """``value`` moved, if rounding needs it, so that ``value <= step`` is exactly ``hit``
+    at every step: lookups at slider steps then equal searches bit for bit."""
+    n = steps.shape[0]
+    j = np.searchsorted(steps, value)  # first step >= value
+    while j < n and not hit(distance, size, steps[j]):
+        j += 1
+    while j > 0 and hit(distance, size, steps[j - 1]):
+        j -= 1
+    if j < n and value > steps[j]:
+        value = steps[j]
+    if j > 0 and value <= steps[j - 1]:
+        value = np.nextafter(steps[j - 1], np.inf)
+    return value
+
+
 @njit(nogil=True, cache=True)
-def _pair_tolerances(pairs, sizes, keys, tables):
+def _pair_tolerances(pairs, sizes, keys, tables, steps):
     """Smallest key and sum-table tolerance (percent) at which each pair is a hit."""
     m = pairs.shape[0]
     min_key = np.empty(m, np.float64)
@@ -189,13 +223,17 @@ def _pair_tolerances(pairs, sizes, keys, tables):
         a = pairs[p, 0]
         b = pairs[p, 1]
         dk = abs(keys[a] - keys[b])
+        big = max(sizes[a], sizes[b])
         # "at least 1": distances up to 1 hit at any tolerance
-        min_key[p] = 0.0 if dk <= 1 else 100.0 * dk / max(sizes[a], sizes[b], 1)
+        k = 0.0 if dk <= 1 else 100.0 * dk / max(big, 1)
+        min_key[p] = _on_steps(k, key_hit, dk, big, steps) if k > 0 else 0.0
         l1 = 0
         for t in range(tables.shape[1]):
             d = tables[a, t] - tables[b, t]
             l1 += d if d >= 0 else -d
-        min_sum[p] = 0.0 if l1 <= 1 else 200.0 * l1 / max(sizes[a] + sizes[b], 1)
+        total = sizes[a] + sizes[b]
+        v = 0.0 if l1 <= 1 else 200.0 * l1 / max(total, 1)
+        min_sum[p] = _on_steps(v, sum_hit, l1, total, steps) if v > 0 else 0.0
     return min_key, min_sum
 
 
