@@ -202,3 +202,15 @@ def test_files_that_cannot_be_read_are_listed_not_shown_in_dialogs(qtbot, window
     assert any("pipe" in window.problems.item(i).text()
                for i in range(window.problems.count()))
     assert window.problems_button.isVisible()
+
+
+def test_a_filter_matching_nothing_says_so(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    window.groups.filter.setText("no such name")
+    assert window.groups.stack.currentWidget() is window.groups.no_match
+    assert "no such name" in window.groups.no_match.text()
+    window.groups.filter.clear()
+    assert window.groups.stack.currentWidget() is window.groups.tree

@@ -54,6 +54,9 @@ class GroupsView(QWidget):
         self._empty_page = page
         self.stack = QStackedWidget()
         self.stack.addWidget(page)
+        self.no_match = QLabel()
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack.addWidget(self.no_match)
         self.stack.addWidget(self.tree)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -73,6 +76,7 @@ class GroupsView(QWidget):
         self.tree.doubleClicked.connect(self._double_clicked)
         self.tree.customContextMenuRequested.connect(self._context_menu)
         self.filter.textChanged.connect(model.set_filter)
+        self.filter.textChanged.connect(lambda _text: self._update_empty_state())
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
         self.tree.selectionModel().currentChanged.connect(self._selection_changed)
         model.modelReset.connect(self._update_empty_state)
@@ -86,8 +90,13 @@ class GroupsView(QWidget):
 
     def _update_empty_state(self) -> None:
         has_rows = self.model.rowCount() > 0
-        self.stack.setCurrentWidget(self.tree if has_rows or self.filter.text()
-                                    else self._empty_page)
+        if not has_rows and self.filter.text() and self.model.table is not None \
+                and len(self.model.table):
+            self.no_match.setText(f"No group has a file whose path contains "
+                                  f"“{self.filter.text()}”.")
+            self.stack.setCurrentWidget(self.no_match)
+            return
+        self.stack.setCurrentWidget(self.tree if has_rows else self._empty_page)
 
     # -- selection ------------------------------------------------------------------
 

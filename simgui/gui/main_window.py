@@ -521,6 +521,10 @@ class MainWindow(QMainWindow):
             self.key_chart.set_variant(settings.scheme.name, settings.use_extensions)
         self.key_chart.set_files(files.sizes, files.tables, files.extensions, group_of)
         self._chart_stale = False
+        group = self.groups.current_group()
+        if group >= 0 and self.table is not None:  # set_files cleared the highlight
+            self.key_chart.highlight(self.table.rows[self.table.start[group]:
+                                                     self.table.start[group + 1]])
 
     def _search_changed(self) -> None:
         scheme = self.tolerance.scheme_name()
