@@ -48,7 +48,9 @@ class GroupsView(QWidget):
         page = QWidget()
         page_layout = QVBoxLayout(page)
         page_layout.addStretch(1)
-        page_layout.addWidget(self.empty)
+        self.empty.setFixedWidth(600)  # a readable column, left-aligned steps
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        page_layout.addWidget(self.empty, 0, Qt.AlignmentFlag.AlignHCenter)
         page_layout.addWidget(self.empty_button, 0, Qt.AlignmentFlag.AlignHCenter)
         page_layout.addStretch(2)
         self._empty_page = page
@@ -86,6 +88,8 @@ class GroupsView(QWidget):
 
     def set_empty_text(self, html: str) -> None:
         self.empty.setText(html)
+        # a wrapped label in a stacked page is not given its height by the layout
+        self.empty.setMinimumHeight(self.empty.heightForWidth(self.empty.width()))
         self._update_empty_state()
 
     def _update_empty_state(self) -> None:
