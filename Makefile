@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench clean check-python
+.PHONY: run test bench bundle clean check-python
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "simgui needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -30,5 +30,9 @@ bench: $(BIN)/.installed-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui_slider.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_startup.py
 
+bundle:
+	packaging/build.sh
+	packaging/check_bundle.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis packaging/build packaging/dist

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 import sys
 import time
 
@@ -52,7 +53,7 @@ def main() -> None:
     from simgui.gui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
-    window = MainWindow(settings_path=os.devnull)
+    window = MainWindow(settings_path=os.path.join(tempfile.mkdtemp(), "settings.json"))
     window.resize(1400, 900)
     window.show()
     window._results_arrived(Results(analysis, []))

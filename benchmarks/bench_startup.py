@@ -11,13 +11,13 @@ import sys
 
 CODE = r"""
 import time; t0 = time.perf_counter()
-import os
+import os, tempfile
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from simgui.gui.main_window import MainWindow
 imported = time.perf_counter() - t0
 app = QApplication([])
-w = MainWindow(settings_path=os.devnull); w.resize(1200, 800); w.show()
+w = MainWindow(settings_path=os.path.join(tempfile.mkdtemp(), "settings.json")); w.resize(1200, 800); w.show()
 QTimer.singleShot(0, lambda: (print(f"{imported:.2f} {time.perf_counter() - t0:.2f}"), app.quit()))
 app.exec()
 """

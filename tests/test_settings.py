@@ -37,3 +37,10 @@ def test_default_location_honours_the_environment(tmp_path, monkeypatch):
     from simgui.core.settings import default_settings_path
     monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path / "x.json"))
     assert default_settings_path() == tmp_path / "x.json"
+
+
+def test_never_replaces_a_device_or_a_folder(tmp_path):
+    import pytest
+    with pytest.raises(OSError):
+        save_settings(Settings(), tmp_path)  # a folder
+    assert tmp_path.is_dir()

@@ -86,6 +86,9 @@ def load_settings(path: str | os.PathLike | None = None) -> Settings:
 def save_settings(settings: Settings, path: str | os.PathLike | None = None) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of one."""
     path = Path(path) if path is not None else default_settings_path()
+    if path.exists() and not path.is_file():
+        # a device (/dev/null) or a folder: replacing it would be a disaster, not a save
+        raise OSError(f"{path} is not a regular file; settings not saved there")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=".settings-", dir=path.parent)
     try:
