@@ -22,7 +22,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from bench_simfind import corpus  # noqa: E402
+from bench_simfind import legacy_corpus as corpus  # noqa: E402  (the figures in the README)
 
 from simgui.core.analysis import Analysis  # noqa: E402
 from simgui.core.simfind import Tolerances  # noqa: E402

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simgui.core.analysis import find_groups
-from simgui.core.keys import SKEW, UNIFORM, compute_keys
+from simgui.core.keys import SKEW, UNIFORM, KeyScheme, compute_keys
 from simgui.core.simfind import SearchSpace, Tolerances, classes_of, find_pairs
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
@@ -150,3 +150,182 @@ def test_one_file_under_two_paths_is_not_its_own_copy():
     (group,) = find_groups(files)
     assert sorted(m.path for m in group.files) == ["/data/x.jpg", "/data/y.jpg"]
     assert {m.index for m in group.files} == {0, 2}
+
+
+# --------------------------------------------------------------------------- larger and adversarial
+# The grid search against a vectorised all-pairs reference, spelled like tests/reference.py.
+
+
+def brute_force_pairs(sizes, tables, keys, key_tol, sum_tol, size_factor=1.5, exts=None,
+                      min_similar_size=64, fractions=None):
+    """reference_pairs, one row of pairs at a time; ``fractions``: per-file (key, sum)
+    tolerance in percent (overrides), else the same for all."""
+    sizes = np.asarray(sizes, np.int64)
+    tables = np.asarray(tables, np.int64)
+    n = len(sizes)
+    exts = None if exts is None else np.asarray(exts)
+    out = []
+    for i in range(n - 1):
+        j = np.arange(i + 1, n)
+        kt, st_ = (key_tol, sum_tol) if fractions is None else fractions[i]
+        big = np.maximum(sizes[i], sizes[j])
+        small = np.minimum(sizes[i], sizes[j])
+        same = np.ones(len(j), bool) if exts is None else exts[j] == exts[i]
+        dist = np.abs(tables[j] - tables[i]).sum(axis=1)
+        tiny = small < min_similar_size
+        copy = (sizes[j] == sizes[i]) & (dist == 0)
+        hit = ((np.abs(keys[i] - keys[j]) <= np.maximum(1.0, big * (kt / 100.0)))
+               & (big <= size_factor * small)
+               & (dist <= np.maximum(1.0, (sizes[i] + sizes[j]) * (st_ / 100.0) / 2.0)))
+        ok = same & np.where(tiny, copy, hit)
+        out.extend((i, int(b)) for b in j[ok])
+    return out
+
+
+def clustered(n, seed, *, types=3, spread=0.02, size_sd=0.05, base_size=20_000):
+    """Files crowded into a few tight clusters: many in one size band and one grid cell."""
+    rng = np.random.default_rng(seed)
+    rates = rng.dirichlet(np.ones(16), types) * 0.5
+    kind = rng.integers(0, types, n)
+    sizes = np.maximum(1, base_size * np.exp(rng.normal(0, size_sd, n))).astype(np.int64)
+    tables = rng.poisson(sizes[:, None] * rates[kind] * np.exp(rng.normal(0, spread, (n, 16))))
+    return sizes, tables.astype(np.int64)
+
+
+def check(sizes, tables, key_tol, sum_tol, *, scheme=SKEW, size_factor=1.5, exts=None,
+          expand_identical=True):
+    got = find_pairs(sizes, tables, key_tolerance=key_tol, sum_tolerance=sum_tol, scheme=scheme,
+                     size_factor=size_factor, extensions=exts, expand_identical=expand_identical)
+    keys = compute_keys(tables, scheme, exts)
+    expected = brute_force_pairs(sizes, tables, keys, key_tol, sum_tol, size_factor, exts)
+    assert got.tolist() == [list(p) for p in expected]
+    return got
+
+
+def test_crowded_band_and_cell_equal_all_pairs():
+    sizes, tables = clustered(2500, 1)
+    for key_tol, sum_tol in [(1.0, 1.0), (3.2, 1.0), (0.05, 0.05), (10.0, 10.0)]:
+        got = check(sizes, tables, key_tol, sum_tol)
+    assert len(got) > 10_000  # really crowded: most files pair with many others
+
+
+def test_wide_sizes_and_size_factors_equal_all_pairs():
+    rng = np.random.default_rng(2)
+    n = 2500
+    sizes = np.exp(rng.uniform(0, np.log(2.0 ** 40), n)).astype(np.int64)
+    sizes[:300] = rng.integers(0, 100, 300)  # empty and tiny files too
+    rates = rng.dirichlet(np.ones(16), 4)[rng.integers(0, 4, n)] * 0.5
+    tables = rng.poisson(sizes[:, None] * rates).astype(np.int64)  # counts beyond 2**31 too
+    near = rng.integers(0, n, 800)  # near-copies across the whole range of sizes
+    sizes[near[:400]] = (sizes[near[400:]] * rng.uniform(0.7, 1.4, 400)).astype(np.int64)
+    tables[near[:400]] = (tables[near[400:]] * rng.uniform(0.99, 1.01, (400, 16))).astype(np.int64)
+    assert tables.max() > 2 ** 31
+    for size_factor in [1.0, 1.5, 3.0, 100.0]:
+        for key_tol, sum_tol in [(1.0, 1.0), (10.0, 50.0), (0.0, 0.0)]:
+            check(sizes, tables, key_tol, sum_tol, size_factor=size_factor)
+
+
+def test_equal_keys_everywhere_equal_all_pairs():
+    # the Skew key ignores 12 of the 16 tags: tables differing only there share a key
+    rng = np.random.default_rng(3)
+    n = 2000
+    sizes = np.full(n, 50_000, np.int64) + rng.integers(0, 3, n)
+    tables = np.zeros((n, 16), np.int64)
+    tables[:, :4] = [1000, 800, 700, 600]
+    tables[:, 4:] = 1500 + rng.integers(-400, 400, (n, 12))
+    keys = compute_keys(tables, SKEW)
+    assert len(np.unique(keys)) == 1
+    check(sizes, tables, 1.0, 1.0)
+    check(sizes, tables, 1.0, 3.0)
+
+
+def test_huge_classes_expand_to_every_pair_or_a_star():
+    rng = np.random.default_rng(4)
+    base = rng.integers(500, 600, 16)
+    sizes = np.full(1200, 40_000, np.int64)
+    tables = np.tile(base, (1200, 1))
+    tables[700:] += rng.integers(0, 3, (500, 16))  # a cloud of near-copies around the class
+    sizes[900:] += rng.integers(-50, 50, 300)
+    check(sizes, tables, 1.0, 1.0)
+    star = find_pairs(sizes, tables, key_tolerance=1.0, sum_tolerance=1.0, expand_identical=False)
+    full = find_pairs(sizes, tables, key_tolerance=1.0, sum_tolerance=1.0)
+    space = SearchSpace.build(sizes, tables)
+    copies = np.diff(space.classes.members_start)
+    assert len(full) - len(star) == int((copies * (copies - 1) // 2 - (copies - 1)).sum())
+    assert star.tolist() == sorted(star.tolist())
+
+
+def test_extensions_sharing_a_key_stripe_and_a_custom_scheme():
+    # 'htm' and 'html' share their first three characters, so their keys share a stripe:
+    # only the extension test keeps them apart
+    sizes, tables = clustered(2400, 5, types=2, spread=0.01)
+    exts = list(np.random.default_rng(5).choice(["htm", "html", "txt"], len(sizes)))
+    check(sizes, tables, 1.0, 1.0, exts=exts)
+    signed = KeyScheme("signed", (3.0, -2.0, 0.5, -6.0) + (1.0, -1.0) * 6)  # negative keys
+    check(sizes, tables, 2.0, 1.0, scheme=signed)
+    check(sizes, tables, 2.0, 1.0, scheme=signed, exts=exts)
+
+
+def test_overrides_match_per_extension_all_pairs():
+    sizes, tables = clustered(2000, 6, types=2, spread=0.01)
+    exts = list(np.random.default_rng(6).choice(["ps", "pdf", "txt"], len(sizes)))
+    overrides = {"ps": Tolerances(0.2, 0.1), "pdf": Tolerances(8.0, 4.0)}
+    got = find_pairs(sizes, tables, key_tolerance=1.0, sum_tolerance=1.0, extensions=exts,
+                     overrides=overrides)
+    per_file = [(overrides[e].key, overrides[e].sum) if e in overrides else (1.0, 1.0)
+                for e in exts]
+    keys = compute_keys(tables, SKEW, exts)
+    expected = brute_force_pairs(sizes, tables, keys, 1.0, 1.0, exts=exts, fractions=per_file)
+    assert got.tolist() == [list(p) for p in expected]
+
+
+def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
+    import simgui.core.simfind as simfind
+
+    sizes, tables = clustered(3000, 7, types=4, spread=0.03, size_sd=0.5)
+    whole = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
+    monkeypatch.setattr(simfind, "_CHUNK_FILES", 37)
+    monkeypatch.setattr(simfind, "_PARALLEL_FROM", 10)
+    split = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
+    assert split.tolist() == whole.tolist()
+    space = SearchSpace.build(sizes, tables)
+    pairs = space.class_pairs(Tolerances(2.0, 2.0))
+    assert (pairs[:, 0] < pairs[:, 1]).all() and len(np.unique(pairs, axis=0)) == len(pairs)
+
+
+def test_hash_collisions_never_merge_or_split_classes(monkeypatch):
+    import simgui.core.simfind as simfind
+
+    def colliding(lo, hi, sizes, tables, ext, extra, out, totals):
+        out[lo:hi] = np.uint64(12345) * (np.arange(lo, hi, dtype=np.uint64) % np.uint64(3))
+        totals[lo:hi] = tables[lo:hi].sum(axis=1)
+        return 0
+
+    monkeypatch.setattr(simfind, "_row_hashes", colliding)
+    rng = np.random.default_rng(8)
+    tables = rng.integers(0, 2, (600, 16))
+    sizes = rng.integers(0, 2, 600)
+    ext = rng.integers(0, 2, 600)
+    c = classes_of(sizes, tables, ext)
+    groups = {}
+    for i, row in enumerate(zip(sizes.tolist(), map(tuple, tables.tolist()), ext.tolist())):
+        groups.setdefault(row, []).append(i)
+    got = sorted(c.members[c.members_start[k]:c.members_start[k + 1]].tolist()
+                 for k in range(len(c.first)))
+    assert got == sorted(groups.values())  # members ascending within each class
+    assert (c.first == c.members[c.members_start[:-1]]).all()
+    assert all(c.of_file[m] == k for k in range(len(c.first))
+               for m in c.members[c.members_start[k]:c.members_start[k + 1]])
+
+
+def test_pairs_exactly_on_both_limits_with_extension_offsets():
+    # Uniform keys of integer tables plus an extension's integer offset (near 2**44) are
+    # exact: the pair (0, 1) is exactly on the key limit (100) and the sum-table limit
+    # (100); (0, 2) is one count beyond both.
+    tables = np.full((3, 16), 100, np.int64)
+    tables[1, 15] += 100
+    tables[2, 15] += 101
+    sizes = np.full(3, 10_000, np.int64)
+    for exts in (None, ["abc"] * 3):
+        got = check(sizes, tables, 1.0, 1.0, scheme=UNIFORM, exts=exts)
+        assert got.tolist() == [[0, 1], [1, 2]]

@@ -1,4 +1,4 @@
-"""SimFind: similar pairs from keys and sum tables, by a sorted-key sweep.
+"""SimFind: similar pairs from keys and sum tables, by a grid search.
 
 A pair (a, b) of files is similar at key tolerance K and sum-table tolerance
 S (both in percent) when (DESIGN.md)
@@ -10,10 +10,30 @@ S (both in percent) when (DESIGN.md)
 3. sum-table hit: ``sum|S_a - S_b| <= max(1, (size_a + size_b) * S / 200)``;
 4. and, with extensions, both files have the same extension.
 
-The paper compared all pairs, so its SimFind grew quadratically.  Here files
-are sorted by key and each file is compared only with the files after it whose
-key lies within the largest radius any partner could allow (the size filter
-bounds the partner's size), so the work is the sort plus the candidates.
+The paper compared all pairs, so its SimFind grew quadratically.  Here only
+*candidates* are tested, and the search is exact because every similar pair is
+a candidate:
+
+* the size filter bounds a partner's size, so a file's key reach (the largest
+  key distance any partner allows) and its sum-table reach W (the largest
+  sum-table limit any partner allows) are known before the partner is;
+* the L1 distance of two tables bounds the difference of any projection of
+  them with weights +1 and -1 (``|sum w_t d_t| <= sum |d_t|``), so a partner's
+  table total, and its even-tag total minus its odd-tag total, are within W;
+* files are put in size bands, and within a band in the cells of a grid over
+  those two projections, each cell sorted by key; a file's partners are in the
+  neighbouring cells (of its band and the next bands up) within its reach, and
+  within those cells in a window of keys.
+
+Each candidate then passes a one-word filter (eight more such projections,
+quantised, compared byte-wise in one 64-bit word) and finally the test above,
+in the arithmetic of the all-pairs reference (tests/reference.py).
+
+The work is the sorts plus the candidates.  Candidates are the files that are
+close in three projections; in a collection that grows denser (more files of
+the same kinds and sizes) their number per file grows with the collection, so
+the search is not n log n: on the benchmark corpus 10 times the files give
+about 100 times the candidates (benchmarks/bench_simfind.py).
 
 Files with equal size, sum table (and extension) form a *class*: they are
 within any tolerance of each other, so they are handled once, and a class of
@@ -22,7 +42,10 @@ k copies is never expanded into k^2 pairs unless asked.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,117 +89,733 @@ def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None
                extra: np.ndarray | None = None) -> Classes:
     """Group rows with equal (size, table[, extension][, extra]).
 
-    Rows are sorted by a 64-bit hash and a class starts wherever a row differs
-    from the one before, so every class holds equal rows (a hash collision
-    could at worst split a class, which costs a pair, never a wrong answer).
+    Rows are sorted by a 64-bit hash (the row's index packed into the low bits,
+    so a plain sort, not an argsort) and a run of equal hashes is a class.  A
+    run whose rows are not all equal (a hash collision) is split by comparing
+    the rows themselves, so a class holds exactly the rows equal to each other.
     """
+    return _classes(sizes, tables, ext_ids, extra)[0]
+
+
+def _classes(sizes, tables, ext_ids, extra) -> tuple[Classes, np.ndarray]:
+    """:func:`classes_of`, and the sum of each table (read in the same pass)."""
     n = len(sizes)
-    cols = [np.asarray(sizes, np.int64).reshape(n, 1), np.asarray(tables, np.int64).reshape(n, 16)]
-    if ext_ids is not None:
-        cols.append(np.asarray(ext_ids, np.int64).reshape(n, 1))
-    if extra is not None:
-        cols.append(np.asarray(extra, np.int64).reshape(n, -1 if n else 1))
-    rows = np.ascontiguousarray(np.hstack(cols))
-    order = np.argsort(_row_hashes(rows), kind="stable")
-    ordered = rows[order]
-    starts = np.ones(n, dtype=bool)
-    if n > 1:
-        starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
-    class_of_sorted = np.cumsum(starts) - 1
+    sizes = np.ascontiguousarray(sizes, dtype=np.int64).reshape(n)
+    tables = np.ascontiguousarray(tables, dtype=np.int64).reshape(n, 16)
+    ext = (np.zeros(0, np.int64) if ext_ids is None
+           else np.ascontiguousarray(ext_ids, dtype=np.int64).reshape(n))
+    extra = (np.zeros((n, 0), np.int64) if extra is None
+             else np.ascontiguousarray(extra, dtype=np.int64).reshape(n, -1 if n else 1))
+    hashes = np.empty(n, np.uint64)
+    totals = np.empty(n, np.int64)
+    _in_chunks(_row_hashes, n, sizes, tables, ext, extra, hashes, totals)
+    index_bits = max(1, (n - 1).bit_length())
+    if index_bits <= 40:
+        mask = np.uint64((1 << index_bits) - 1)
+        hashes &= ~mask
+        hashes |= np.arange(n, dtype=np.uint64)
+        hashes.sort()
+        order = (hashes & mask).astype(np.int64)
+        run_keys = hashes >> np.uint64(index_bits)
+    else:  # pragma: no cover - more than a trillion files
+        order = np.argsort(hashes, kind="stable")
+        run_keys = hashes[order]
+    members, members_start, of_file = _split_classes(order, run_keys, sizes, tables, ext, extra)
+    return Classes(of_file, members[members_start[:-1]], members_start, members), totals
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _mix(h, v):
+    h = (h ^ np.uint64(v)) * _MIX
+    return h ^ (h >> np.uint64(29))
+
+
+@njit(nogil=True, cache=True)
+def _row_hashes(lo, hi, sizes, tables, ext, extra, out, totals):
+    with_ext = ext.shape[0] > 0
+    for i in range(lo, hi):
+        h = _mix(np.uint64(0x243F6A8885A308D3), sizes[i])
+        total = 0
+        for j in range(16):
+            h = _mix(h, tables[i, j])
+            total += tables[i, j]
+        totals[i] = total
+        if with_ext:
+            h = _mix(h, ext[i])
+        for j in range(extra.shape[1]):
+            h = _mix(h, extra[i, j])
+        # splitmix64 finaliser
+        h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        out[i] = h ^ (h >> np.uint64(31))
+    return 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _rows_equal(a, b, sizes, tables, ext, extra):
+    if sizes[a] != sizes[b]:
+        return False
+    for j in range(16):
+        if tables[a, j] != tables[b, j]:
+            return False
+    if ext.shape[0] > 0 and ext[a] != ext[b]:
+        return False
+    for j in range(extra.shape[1]):
+        if extra[a, j] != extra[b, j]:
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True)
+def _split_classes(order, run_keys, sizes, tables, ext, extra):
+    """Classes from rows sorted by hash: runs of equal hashes, split where rows differ."""
+    n = order.shape[0]
+    members = order.copy()
+    starts = np.zeros(n + 1, np.bool_)
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and run_keys[j] == run_keys[i]:
+            j += 1
+        starts[i] = True
+        same = True
+        for k in range(i + 1, j):
+            if not _rows_equal(order[i], order[k], sizes, tables, ext, extra):
+                same = False
+                break
+        if not same:
+            # a collision: number the distinct rows by first appearance, then
+            # order the run by that number (indices stay ascending within each)
+            label = np.empty(j - i, np.int64)
+            reps = np.empty(j - i, np.int64)
+            distinct = 0
+            for k in range(i, j):
+                found = -1
+                for d in range(distinct):
+                    if _rows_equal(reps[d], order[k], sizes, tables, ext, extra):
+                        found = d
+                        break
+                if found < 0:
+                    reps[distinct] = order[k]
+                    found = distinct
+                    distinct += 1
+                label[k - i] = found
+            fill = np.zeros(distinct + 1, np.int64)
+            for k in range(j - i):
+                fill[label[k] + 1] += 1
+            for d in range(distinct):
+                fill[d + 1] += fill[d]
+                starts[i + fill[d]] = True
+            for k in range(j - i):
+                members[i + fill[label[k]]] = order[i + k]
+                fill[label[k]] += 1
+        i = j
+    count = 0
+    for k in range(n):
+        if starts[k]:
+            count += 1
+    members_start = np.empty(count + 1, np.int64)
     of_file = np.empty(n, np.int64)
-    of_file[order] = class_of_sorted
-    members_start = np.append(np.flatnonzero(starts), n).astype(np.int64)
-    return Classes(of_file, order[starts].astype(np.int64), members_start, order.astype(np.int64))
+    c = -1
+    for k in range(n):
+        if starts[k]:
+            c += 1
+            members_start[c] = k
+        of_file[members[k]] = c
+    members_start[count] = n
+    return members, members_start, of_file
+
+
+# --------------------------------------------------------------------------- threads
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+#: Below this many items a kernel runs on the calling thread.
+_PARALLEL_FROM = 50_000
+
+
+def _workers() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 16))
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="simfind")
+        return _POOL
+
+
+def _map(fn, items) -> list:
+    """``fn`` over ``items`` on the worker threads (the kernels release the GIL)."""
+    items = list(items)
+    if len(items) > 1 and _workers() > 1:
+        return list(_pool().map(fn, items))
+    return [fn(item) for item in items]
+
+
+def _in_chunks(kernel, n: int, *args) -> list:
+    """Run ``kernel(lo, hi, *args)`` over 0 .. n in one chunk per worker; their results."""
+    parts = _workers() if n >= _PARALLEL_FROM else 1
+    cuts = np.linspace(0, n, parts + 1).astype(np.int64)
+    return _map(lambda i: kernel(cuts[i], cuts[i + 1], *args), range(parts))
+
+
+# --------------------------------------------------------------------------- search
+#
+# How class_pairs finds the pairs (the module docstring says why it is exact):
+#
+# * Each representative x has a key reach (the largest key distance any
+#   partner could allow: the size filter bounds the partner's size) and a
+#   sum-table reach W, likewise the largest sum-table limit of any partner.
+#   Every projection P of the sum table with weights +1 and -1 has
+#   |P_x - P_y| <= L1 distance <= limit <= W for a similar pair.
+# * Files go into size bands (sizes within a band differ by at most
+#   min(size factor, 1.5)), and within a band into the cells of a grid over two
+#   such projections: the table total and the even minus the odd counts.  A
+#   cell is a power of two about as wide as the band's largest W, so a file's
+#   partners lie in its own and the neighbouring cells of its band and of the
+#   next bands up, as far as the size filter reaches.  Within a cell files are
+#   sorted by key.
+# * Each cell is joined with its neighbours (forward only within a band, so each
+#   pair is looked at once) by merging on key: a file looks only at the
+#   neighbours' files within its key reach, and only at neighbour cells within
+#   its own W.
+# * A candidate passes a one-word filter first: the 8 projections
+#   g0 +- g1 +- g2 +- g3 (g_i: the sum of tags i, i+4, i+8, i+12), quantised
+#   into the bytes of a word and compared byte-wise; the largest of them is the
+#   L1 distance of the four group sums, a lower bound of the table's.  Then the
+#   exact test of DESIGN.md, in the arithmetic of the all-pairs reference.
+
+_H = np.uint64(0x8080808080808080)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+_LANES = np.uint64(0x0101010101010101)
+#: Grid cells are the power of two nearest to this times the band's largest W.
+_CELL_SCALE = 1.0
+#: Files per chunk of search work handed to a thread.
+_CHUNK_FILES = 16384
 
 
 @njit(nogil=True, cache=True)
-def _row_hashes(rows):
-    out = np.empty(rows.shape[0], np.uint64)
-    for i in range(rows.shape[0]):
-        h = np.uint64(0x9E3779B97F4A7C15)
-        for j in range(rows.shape[1]):
-            # splitmix64 finaliser over each column, chained
-            z = h ^ np.uint64(rows[i, j])
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            h = z ^ (z >> np.uint64(31))
-        out[i] = h
-    return out
+def _prepare(lo, hi, reps, sizes, tables, keys, sum_frac, size_factor, band_width, band, spread,
+             groups, rep_key):
+    """Per representative (reps ascending: files are read in order): size band, sum-table
+    reach W, the four group sums and the key.  Returns the largest count."""
+    top = np.int64(0)
+    for q in range(lo, hi):
+        r = reps[q]
+        s = sizes[r]
+        band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
+        spread[q] = max(1.0, (1.0 + size_factor) * s * sum_frac[r] / 2.0)
+        for g in range(4):
+            groups[q, g] = tables[r, g] + tables[r, g + 4] + tables[r, g + 8] + tables[r, g + 12]
+        for t in range(16):
+            top = max(top, abs(tables[r, t]))
+        rep_key[q] = keys[r]
+    return top
 
 
 @njit(nogil=True, cache=True)
-def _sweep(order, band_start, adjacent, s_bucket, s_keys, s_totals, s_sizes, s_ext, s_key_frac,
-           s_sum_frac, s_tables, bucket_width, size_factor):
-    """Similar pairs among files ``order``; returns an (m, 2) array of file indices.
+def _band_extents(band_rank, n_bands, reps, sizes, spread, groups):
+    """Per band: largest W, smallest and largest size, range of totals and of
+    even-minus-odd counts."""
+    w_max = np.zeros(n_bands, np.float64)
+    min_size = np.full(n_bands, np.iinfo(np.int64).max, np.int64)
+    max_size = np.zeros(n_bands, np.int64)
+    lo = np.full((n_bands, 2), np.iinfo(np.int64).max, np.int64)
+    hi = np.full((n_bands, 2), np.iinfo(np.int64).min, np.int64)
+    for q in range(band_rank.shape[0]):
+        b = band_rank[q]
+        s = sizes[reps[q]]
+        w_max[b] = max(w_max[b], spread[q])
+        min_size[b] = min(min_size[b], s)
+        max_size[b] = max(max_size[b], s)
+        g0, g1, g2, g3 = groups[q, 0], groups[q, 1], groups[q, 2], groups[q, 3]
+        total = g0 + g1 + g2 + g3
+        even_odd = g0 - g1 + g2 - g3
+        lo[b, 0] = min(lo[b, 0], total)
+        hi[b, 0] = max(hi[b, 0], total)
+        lo[b, 1] = min(lo[b, 1], even_odd)
+        hi[b, 1] = max(hi[b, 1], even_odd)
+    return w_max, min_size, max_size, lo, hi
 
-    ``order`` is sorted by (size band, key bucket, table total); ``s_*`` arrays
-    are per position in ``order``.  Two files can only pair if their sizes are
-    within the size factor (same or neighbouring band), their keys within the
-    larger radius either allows (a few buckets of the band), and their table
-    totals within the sum-table limit (|sum of differences| <= sum of
-    |differences|), so each file looks, by binary search, only at the slices
-    of its own and the next band that meet all three.  A pair within one band
-    is taken from the file earlier in ``order``.
+
+@njit(nogil=True, cache=True)
+def _cell_codes(lo, hi, band_rank, groups, band_shift, col_bits, index_bits, cell_shift, row_min,
+                col_min, out):
+    for q in range(lo, hi):
+        b = band_rank[q]
+        g0, g1, g2, g3 = groups[q, 0], groups[q, 1], groups[q, 2], groups[q, 3]
+        k = cell_shift[b]
+        row = ((g0 + g1 + g2 + g3) >> k) - row_min[b]
+        col = ((g0 - g1 + g2 - g3) >> k) - col_min[b]
+        code = (b << band_shift) | (row << col_bits) | col
+        out[q] = (np.uint64(code) << np.uint64(index_bits)) | np.uint64(q)
+    return 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _signature(g0, g1, g2, g3, shift, minus):
+    """The 8 projections g0 +- g1 +- g2 +- g3, shifted right, less ``minus``, one per byte."""
+    word = np.uint64(0)
+    for j in range(8):
+        p = (g0 + (g1 if j & 1 == 0 else -g1) + (g2 if j & 2 == 0 else -g2)
+             + (g3 if j & 4 == 0 else -g3))
+        word |= np.uint64(((p >> shift) - minus) & 0xFF) << np.uint64(8 * j)
+    return word
+
+
+@njit(nogil=True, cache=True)
+def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
+    """Sort each of cells c0 .. c1-1 by key: ``order`` (representatives in search order)
+    in place, their keys into ``key`` and each one's place into ``position``."""
+    for c in range(c0, c1):
+        p0 = cell_start[c]
+        p1 = cell_start[c + 1]
+        for p in range(p0, p1):
+            key[p] = rep_key[order[p]]
+        if p1 - p0 > 1:
+            if p1 - p0 <= 32:
+                for i in range(p0 + 1, p1):
+                    k = key[i]
+                    o = order[i]
+                    j = i - 1
+                    while j >= p0 and key[j] > k:
+                        key[j + 1] = key[j]
+                        order[j + 1] = order[j]
+                        j -= 1
+                    key[j + 1] = k
+                    order[j + 1] = o
+            else:
+                by = np.argsort(key[p0:p1], kind="mergesort")
+                key[p0:p1] = key[p0:p1][by]
+                order[p0:p1] = order[p0:p1][by]
+        for p in range(p0, p1):
+            position[order[p]] = p
+    return 0
+
+
+@njit(nogil=True, cache=True)
+def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, key_frac, sum_frac, rep_groups,
+             band_rank, sig_shift, sig, size, ext, kf, sf, orig, groups, tab):
+    """Representatives lo .. hi-1 (files in order, so tables are read in order) to their
+    places in search order: sizes, extensions, tolerances, file indices, group sums,
+    signatures and tables."""
+    for q in range(lo, hi):
+        p = position[q]
+        f = reps[q]
+        size[p] = sizes[f]
+        ext[p] = ext_ids[f]
+        kf[p] = key_frac[f]
+        sf[p] = sum_frac[f]
+        orig[p] = f
+        g0, g1, g2, g3 = rep_groups[q, 0], rep_groups[q, 1], rep_groups[q, 2], rep_groups[q, 3]
+        groups[p, 0] = g0
+        groups[p, 1] = g1
+        groups[p, 2] = g2
+        groups[p, 3] = g3
+        sig[p] = _signature(g0, g1, g2, g3, sig_shift[band_rank[q]], 0)
+        for t in range(16):
+            tab[p, t] = tables[f, t]
+    return 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _lower_bound(a, lo, hi, value):
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _near(v, query, limit_word):
+    """The one-word filter: every byte of ``v`` within the window the query's bytes set.
+
+    ``query`` holds c_x - D per byte and ``limit_word`` 127 - 2D per byte: the
+    byte-wise difference v - query (mod 256) must be at most 2D everywhere.
     """
-    out = np.empty((1024, 2), np.int64)
-    found = 0
-    bands = band_start.shape[0] - 1
-    for band in range(bands):
-        for x in range(band_start[band], band_start[band + 1]):
-            key_x = s_keys[x]
-            size_x = s_sizes[x]
-            # the largest partner the size filter allows bounds both radii
-            reach = max(1.0, size_factor * size_x * s_key_frac[x])
-            spread = max(1.0, (1.0 + size_factor) * size_x * s_sum_frac[x] / 2.0)
-            for other in range(band, min(band + 2, bands)):
-                if other > band and not adjacent[band]:
+    d = ((v | _H) - (query & _NOT_H)) ^ ((v ^ ~query) & _H)
+    return ((((d & _NOT_H) + limit_word) | d) & _H) == 0
+
+
+@njit(nogil=True, cache=True)
+def _verify(lo, hi, ends, ys, out, found, key, size, ext, kf, sf, tab, orig, size_factor):
+    """The exact test of DESIGN.md on the candidates of files lo .. hi-1 (those of x are
+    ys[ends[x - lo - 1] : ends[x - lo]]), in the arithmetic of the all-pairs reference.
+    Hits are added to ``out[:found]`` as file indices; returns ``out`` (grown when full)
+    and the new count."""
+    i = 0
+    for x in range(lo, hi):
+        sx = size[x]
+        kx = key[x]
+        kfx = kf[x]
+        sfx = sf[x]
+        ex = ext[x]
+        last = ends[x - lo]
+        while i < last:
+            y = ys[i]
+            i += 1
+            sy = size[y]
+            big = max(sx, sy)
+            if big > size_factor * min(sx, sy):
+                continue
+            if ext[y] != ex:
+                continue
+            if abs(key[y] - kx) > max(1.0, big * kfx):
+                continue
+            limit = max(1.0, (sx + sy) * sfx / 2.0)
+            dist = 0
+            for t in range(16):
+                dist += abs(np.int64(tab[x, t]) - np.int64(tab[y, t]))
+            if dist <= limit:
+                if found == out.shape[0]:
+                    bigger = np.empty((2 * found + 64, 2), np.int64)
+                    bigger[:found] = out
+                    out = bigger
+                out[found, 0] = min(orig[x], orig[y])
+                out[found, 1] = max(orig[x], orig[y])
+                found += 1
+    return out, found
+
+
+@njit(nogil=True, cache=True)
+def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
+               band_cell_shift, band_sig_shift, band_max_size, key, sig, size, kf, sf, groups,
+               size_factor, ends, ys, counts):
+    """Candidates y of files x0 .. x1-1 of a cell (which ends at hi) that pass the one-word
+    filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
+    then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
+    key window was, for the previous file).  ``ys`` has room for all."""
+    slots = s_band.shape[0]
+    s_top = np.empty(slots, np.float64)
+    s_bottom = np.empty(slots, np.float64)
+    s_rlo = np.empty(slots, np.int64)
+    s_rhi = np.empty(slots, np.int64)
+    s_clo = np.empty(slots, np.int64)
+    s_chi = np.empty(slots, np.int64)
+    query = np.empty(slots, np.uint64)
+    limit_word = np.empty(slots, np.uint64)
+    pass_all = np.empty(slots, np.bool_)
+    examined = 0
+    n_p = 0
+    for x in range(x0, x1):
+        kx = key[x]
+        sx = size[x]
+        g0, g1, g2, g3 = groups[x, 0], groups[x, 1], groups[x, 2], groups[x, 3]
+        total = g0 + g1 + g2 + g3
+        even_odd = g0 - g1 + g2 - g3
+        for k in range(n_s):
+            bb = s_band[k]
+            partner = min(size_factor * sx, float(band_max_size[bb]))
+            reach = max(1.0, partner * kf[x])
+            wx = np.int64(max(1.0, (sx + partner) * sf[x] / 2.0))
+            # a margin of a few units in the last place for rounding (keys carry
+            # extension offsets up to 2**44): the exact key test comes later
+            slack = (abs(kx) + reach) * 2e-15
+            s_top[k] = kx + reach + slack
+            s_bottom[k] = kx - reach - slack
+            k2 = band_cell_shift[bb]
+            s_rlo[k] = (total - wx) >> k2
+            s_rhi[k] = (total + wx) >> k2
+            s_clo[k] = (even_odd - wx) >> k2
+            s_chi[k] = (even_odd + wx) >> k2
+            d = (wx >> band_sig_shift[bb]) + 1
+            pass_all[k] = 2 * d > 127
+            if not pass_all[k]:
+                query[k] = _signature(g0, g1, g2, g3, band_sig_shift[bb], d)
+                limit_word[k] = np.uint64(127 - 2 * d) * _LANES
+        # the rest of the own cell
+        top = s_top[0]
+        q0 = query[0]
+        l0 = limit_word[0]
+        a0 = pass_all[0]
+        # (unsigned indices: no checks for negative ones in the hottest loops)
+        yu = np.uint64(x + 1)
+        hiu = np.uint64(hi)
+        nu = np.uint64(n_p)
+        while yu < hiu:
+            if key[yu] > top:
+                break
+            ys[nu] = np.int64(yu)
+            nu += np.uint64(a0 | _near(sig[yu], q0, l0))
+            yu += np.uint64(1)
+        n_p = np.int64(nu)
+        examined += np.int64(yu) - x - 1
+        # the neighbour cells
+        for t_i in range(n_t):
+            k = t_slot[t_i]
+            y = ptr[t_i]
+            end = t_hi[t_i]
+            floor_key = kx - s_floor[k] - (abs(kx) + s_floor[k]) * 2e-15
+            while y < end and key[y] < floor_key:
+                y += 1
+            ptr[t_i] = y
+            if ((t_row[t_i] < s_rlo[k]) | (t_row[t_i] > s_rhi[k]) | (t_col[t_i] < s_clo[k])
+                    | (t_col[t_i] > s_chi[k])):
+                continue
+            top = s_top[k]
+            bottom = s_bottom[k]
+            qk = query[k]
+            lk = limit_word[k]
+            ak = pass_all[k]
+            yu = np.uint64(y)
+            endu = np.uint64(end)
+            nu = np.uint64(n_p)
+            while yu < endu:
+                ky = key[yu]
+                if ky > top:
                     break
-                lo = band_start[other]
-                hi = band_start[other + 1]
-                if lo == hi:
+                ys[nu] = np.int64(yu)
+                nu += np.uint64((ky >= bottom) & (ak | _near(sig[yu], qk, lk)))
+                yu += np.uint64(1)
+            n_p = np.int64(nu)
+            examined += np.int64(yu) - y
+        ends[x - x0] = n_p
+    counts[0] += examined
+    return n_p
+
+
+@njit(nogil=True, cache=True)
+def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
+                 band_cell_shift, band_sig_shift, band_row_min, band_col_min, band_rows, band_cols,
+                 band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, kf, sf,
+                 orig, groups, tab, size_factor):
+    """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
+    ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
+    candidates looked at.  Per cell: find the neighbour cells, collect the candidates
+    passing the one-word filter, then test those exactly.
+    """
+    found = 0
+    counts[0] = 0
+    n_bands = band_cell_shift.shape[0]
+    col_mask = (np.int64(1) << col_bits) - 1
+    row_mask = (np.int64(1) << (band_shift - col_bits)) - 1
+    room = 64
+    t_hi = np.empty(room, np.int64)
+    t_slot = np.empty(room, np.int64)
+    t_row = np.empty(room, np.int64)
+    t_col = np.empty(room, np.int64)
+    ptr = np.empty(room, np.int64)
+    slots = 8
+    s_band = np.empty(slots, np.int64)
+    s_floor = np.empty(slots, np.float64)  # the cell's largest key reach, per band
+    ys = np.empty(1 << 16, np.int64)
+    ends = np.empty(64, np.int64)
+    for c in range(c0, c1):
+        lo = cell_start[c]
+        hi = cell_start[c + 1]
+        code = cell_code[c]
+        b = code >> band_shift
+        row = ((code >> col_bits) & row_mask) + band_row_min[b]
+        col = (code & col_mask) + band_col_min[b]
+        shift = band_cell_shift[b]
+        s_cell = np.int64(0)
+        kf_cell = 0.0
+        sf_cell = 0.0
+        for i in range(lo, hi):
+            s_cell = max(s_cell, size[i])
+            kf_cell = max(kf_cell, kf[i])
+            sf_cell = max(sf_cell, sf[i])
+        tot_lo = row << shift
+        tot_hi = ((row + 1) << shift) - 1
+        eo_lo = col << shift
+        eo_hi = ((col + 1) << shift) - 1
+        # the neighbour cells any file of this cell may have partners in
+        n_t = 0
+        n_s = 0
+        neighbours = hi - lo
+        bb = b
+        while bb < n_bands:
+            if bb > b and band_min_size[bb] > size_factor * s_cell:
+                break
+            if n_s == slots:
+                slots *= 2
+                s_band = np.concatenate((s_band, s_band))
+                s_floor = np.concatenate((s_floor, s_floor))
+            s_band[n_s] = bb
+            # the largest partner any file of the cell can have in band bb
+            partner = min(size_factor * s_cell, float(band_max_size[bb]))
+            s_floor[n_s] = max(1.0, partner * kf_cell)
+            wi = np.int64(max(1.0, (s_cell + partner) * sf_cell / 2.0))
+            k2 = band_cell_shift[bb]
+            r_lo = (tot_lo - wi) >> k2
+            r_hi = (tot_hi + wi) >> k2
+            q_lo = (eo_lo - wi) >> k2
+            q_hi = (eo_hi + wi) >> k2
+            if bb == b:
+                r_lo = row
+            rmin = band_row_min[bb]
+            cmin = band_col_min[bb]
+            first_row = max(r_lo, rmin)
+            last_row = min(r_hi, rmin + band_rows[bb] - 1)
+            for r in range(first_row, last_row + 1):
+                ql = q_lo
+                if bb == b and r == row:
+                    ql = col + 1
+                co0 = max(ql - cmin, 0)
+                co1 = min(q_hi - cmin, band_cols[bb] - 1)
+                if co0 > co1:
                     continue
-                width = bucket_width[other]
-                first = np.int64(np.floor((key_x - reach) / width))
-                last = np.int64(np.floor((key_x + reach) / width))
-                for bucket in range(first, last + 1):
-                    b_lo = lo + np.searchsorted(s_bucket[lo:hi], bucket)
-                    b_hi = lo + np.searchsorted(s_bucket[lo:hi], bucket, side="right")
-                    if b_lo == b_hi:
-                        continue
-                    y = b_lo + np.searchsorted(s_totals[b_lo:b_hi], s_totals[x] - spread)
-                    while y < b_hi and s_totals[y] <= s_totals[x] + spread:
-                        if other == band and y <= x:
-                            y += 1
-                            continue
-                        size_y = s_sizes[y]
-                        big = max(size_x, size_y)
-                        dk = abs(s_keys[y] - key_x)
-                        if (big <= size_factor * min(size_x, size_y) and s_ext[x] == s_ext[y]
-                                and dk <= max(1.0, big * s_key_frac[x])):
-                            limit = max(1.0, (size_x + size_y) * s_sum_frac[x] / 2.0)
-                            dist = 0
-                            for t in range(16):
-                                d = s_tables[x, t] - s_tables[y, t]
-                                dist += d if d >= 0 else -d
-                            if dist <= limit:
-                                if found == out.shape[0]:
-                                    bigger = np.empty((2 * found, 2), np.int64)
-                                    bigger[:found] = out
-                                    out = bigger
-                                out[found, 0] = min(order[x], order[y])
-                                out[found, 1] = max(order[x], order[y])
-                                found += 1
-                        y += 1
-    return out[:found].copy()
+                base = (bb << band_shift) | ((r - rmin) << col_bits)
+                end = band_cell_hi[bb]
+                p = _lower_bound(cell_code, band_cell_lo[bb], end, base | co0)
+                last = base | co1
+                while p < end and cell_code[p] <= last:
+                    if n_t == room:
+                        room *= 2
+                        t_hi = np.concatenate((t_hi, t_hi))
+                        t_slot = np.concatenate((t_slot, t_slot))
+                        t_row = np.concatenate((t_row, t_row))
+                        t_col = np.concatenate((t_col, t_col))
+                        ptr = np.concatenate((ptr, ptr))
+                    t_hi[n_t] = cell_start[p + 1]
+                    t_slot[n_t] = n_s
+                    t_row[n_t] = r
+                    t_col[n_t] = (cell_code[p] & col_mask) + cmin
+                    ptr[n_t] = cell_start[p]
+                    neighbours += cell_start[p + 1] - cell_start[p]
+                    n_t += 1
+                    p += 1
+            n_s += 1
+            bb += 1
+        # the cell's files in batches whose candidates fit in ys
+        if neighbours > ys.shape[0]:
+            ys = np.empty(neighbours, np.int64)
+        x0 = lo
+        while x0 < hi:
+            x1 = min(hi, x0 + max(1, ys.shape[0] // max(neighbours, 1)))
+            if x1 - x0 > ends.shape[0]:
+                ends = np.empty(2 * (x1 - x0), np.int64)
+            _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
+                       band_cell_shift, band_sig_shift, band_max_size, key, sig, size, kf, sf,
+                       groups, size_factor, ends, ys, counts)
+            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, kf, sf, tab, orig,
+                                 size_factor)
+            x0 = x1
+    return out, found
+
+
+def _similar_pairs(reps, sizes, tables, keys, ext_ids, key_frac, sum_frac, size_factor
+                   ) -> tuple[np.ndarray, dict]:
+    """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
+    counts of the work done."""
+    m = len(reps)
+    band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
+    band = np.empty(m, np.int64)
+    spread = np.empty(m, np.float64)
+    groups = np.empty((m, 4), np.int64)
+    rep_key = np.empty(m, np.float64)
+    biggest = max(_in_chunks(_prepare, m, reps, sizes, tables, keys, sum_frac, float(size_factor),
+                             band_width, band, spread, groups, rep_key))
+    b_min, b_max = int(band.min()), int(band.max())
+    if b_max - b_min < (1 << 22):
+        present = np.zeros(b_max - b_min + 1, bool)
+        present[band - b_min] = True
+        rank_of = np.cumsum(present) - 1
+        band_rank = rank_of[band - b_min]
+        n_bands = int(present.sum())
+    else:  # pragma: no cover - a size factor within a hair of 1 and sizes of every kind
+        _, band_rank = np.unique(band, return_inverse=True)
+        n_bands = int(band_rank.max()) + 1
+    band_rank = np.ascontiguousarray(band_rank, dtype=np.int64).reshape(-1)
+    w_max, min_size, max_size, lo, hi = _band_extents(band_rank, n_bands, reps, sizes, spread,
+                                                      groups)
+    # cells about as wide as the largest sum-table reach of the band, a power of two
+    cell_shift = np.maximum(0, np.round(np.log2(w_max * _CELL_SCALE))).astype(np.int64)
+    # the signature's quantum: differences up to W span at most 31 steps
+    sig_shift = np.zeros(n_bands, np.int64)
+    w_int = np.floor(w_max).astype(np.int64)
+    while True:
+        wide = (w_int >> sig_shift) > 31
+        if not wide.any():
+            break
+        sig_shift[wide] += 1
+    index_bits = max(1, (m - 1).bit_length())
+    band_bits = max(1, (n_bands - 1).bit_length())
+    while True:
+        row_min = lo[:, 0] >> cell_shift
+        col_min = lo[:, 1] >> cell_shift
+        rows = (hi[:, 0] >> cell_shift) - row_min + 1
+        cols = (hi[:, 1] >> cell_shift) - col_min + 1
+        row_bits = max(1, int(rows.max() - 1).bit_length())
+        col_bits = max(1, int(cols.max() - 1).bit_length())
+        if index_bits + band_bits + row_bits + col_bits <= 63:
+            break
+        cell_shift += 1  # coarser cells are as exact, only slower
+    band_shift = row_bits + col_bits
+    packed = np.empty(m, np.uint64)
+    _in_chunks(_cell_codes, m, band_rank, groups, band_shift, col_bits, index_bits, cell_shift,
+               row_min, col_min, packed)
+    packed.sort()
+    order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
+    code = (packed >> np.uint64(index_bits)).astype(np.int64)
+    first = np.flatnonzero(np.diff(code, prepend=-1) != 0)
+    cell_code = code[first]
+    cell_start = np.append(first, m).astype(np.int64)
+    n_cells = len(cell_code)
+    cell_band = cell_code >> band_shift
+    key = np.empty(m, np.float64)
+    sig = np.empty(m, np.uint64)
+    size = np.empty(m, np.int64)
+    ext = np.empty(m, np.int64)
+    kf = np.empty(m, np.float64)
+    sf = np.empty(m, np.float64)
+    orig = np.empty(m, np.int64)
+    groups_s = np.empty((m, 4), np.int64)
+    tab = np.empty((m, 16), np.int32 if biggest < (1 << 30) else np.int64)
+    # chunks of about _CHUNK_FILES files, whole cells each
+    cuts = np.unique(np.append(np.searchsorted(cell_start, np.arange(0, m, _CHUNK_FILES)),
+                               n_cells)).astype(np.int64)
+    position = np.empty(m, np.int64)
+    _map(lambda i: _order_cells(cuts[i], cuts[i + 1], cell_start, order, rep_key, key, position),
+         range(len(cuts) - 1))
+    _in_chunks(_scatter, m, position, reps, sizes, tables, ext_ids, key_frac, sum_frac, groups,
+               band_rank, sig_shift, sig, size, ext, kf, sf, orig, groups_s, tab)
+    band_cell_lo = np.searchsorted(cell_band, np.arange(n_bands)).astype(np.int64)
+    band_cell_hi = np.searchsorted(cell_band, np.arange(n_bands), side="right").astype(np.int64)
+    args = (cell_start, cell_code, band_cell_lo, band_cell_hi, cell_shift, sig_shift, row_min,
+            col_min, rows, cols, min_size, max_size, np.int64(band_shift), np.int64(col_bits), key,
+            sig, size, ext, kf, sf, orig, groups_s, tab, float(size_factor))
+
+    def run(i):
+        c0, c1 = int(cuts[i]), int(cuts[i + 1])
+        out = np.empty((2 * int(cell_start[c1] - cell_start[c0]) + 64, 2), np.int64)
+        counts = np.zeros(1, np.int64)
+        out, found = _sweep_cells(c0, c1, out, counts, *args)
+        return out[:found], counts
+
+    parts = _map(run, range(len(cuts) - 1))
+    pairs = (np.concatenate([p for p, _ in parts]) if len(parts) > 1
+             else parts[0][0] if parts else np.zeros((0, 2), np.int64))
+    counts = sum((c for _, c in parts), np.zeros(1, np.int64))
+    return pairs, {"files": m, "cells": n_cells, "examined": int(counts[0]), "pairs": len(pairs)}
 
 
 def size_bands(sizes: np.ndarray, size_factor: float) -> np.ndarray:
     """Band of each size: sizes within ``size_factor`` of each other are in the same or
     neighbouring bands.  Empty files get their own band, -1."""
-    width = np.log(max(size_factor, 1.0 + 1e-9))
-    bands = np.floor(np.log(np.maximum(sizes, 1)) / width).astype(np.int64)
-    bands[sizes == 0] = -1
-    return bands
+    sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+    return _size_bands(sizes, np.log(max(size_factor, 1.0 + 1e-9)))
+
+
+@njit(nogil=True, cache=True)
+def _size_bands(sizes, width):
+    out = np.empty(sizes.shape[0], np.int64)
+    for i in range(sizes.shape[0]):
+        s = sizes[i]
+        out[i] = -1 if s == 0 else np.int64(np.floor(np.log(max(s, 1)) / width))
+    return out
 
 
 @dataclass(frozen=True)
@@ -210,21 +849,20 @@ class SearchSpace:
         if size_factor < 1:
             raise ValueError("the size factor must be at least 1")
         if extensions is not None:
-            extensions = list(extensions)
+            extensions = [str(e) for e in extensions]
             if len(extensions) != len(sizes):
                 raise ValueError("one extension per file is needed")
-            names, ext_ids = np.unique(np.array(extensions, dtype=object).astype(str),
-                                       return_inverse=True)
-            ext_ids = ext_ids.astype(np.int64).reshape(-1)
-            distinct = tuple(str(x) for x in names)
+            distinct = tuple(sorted(set(extensions)))
+            number = {e: i for i, e in enumerate(distinct)}
+            ext_ids = np.fromiter((number[e] for e in extensions), np.int64, len(extensions))
         else:
             ext_ids = np.zeros(len(sizes), np.int64)
             distinct = None
         keys = compute_keys(tables, scheme, extensions)
         by_ext = extensions is not None and classes_by_extension
-        classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
+        classes, totals = _classes(sizes, tables, ext_ids if by_ext else None, class_extra)
         bands = size_bands(sizes[classes.first], size_factor)
-        return cls(sizes, tables, keys, ext_ids, distinct, classes, bands, tables.sum(axis=1),
+        return cls(sizes, tables, keys, ext_ids, distinct, classes, bands, totals,
                    float(size_factor), int(min_similar_size))
 
     def fractions(self, tolerances: Tolerances,
@@ -244,55 +882,73 @@ class SearchSpace:
 
     def class_pairs(self, tolerances: Tolerances,
                     overrides: Mapping[str, Tolerances] | None = None) -> np.ndarray:
-        """Similar pairs of class representatives, (m, 2) int64 with a < b."""
+        """Similar pairs of class representatives, (m, 2) int64 with a < b (in no
+        particular order, the same for the same input)."""
+        return self._class_pairs_counted(tolerances, overrides)[0]
+
+    def _class_pairs_counted(self, tolerances: Tolerances,
+                             overrides: Mapping[str, Tolerances] | None = None
+                             ) -> tuple[np.ndarray, dict]:
+        """:meth:`class_pairs` and counts of the work (for benchmarks): ``examined``
+        candidates (within a file's key reach in its neighbour cells), ``filtered``
+        (those passing the one-word filter, tested exactly), ``cells``, ``files``."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
-        big_enough = self.sizes[self.classes.first] >= max(self.min_similar_size, 1)
-        reps = self.classes.first[big_enough]
-        if len(reps) == 0:
-            return np.zeros((0, 2), np.int64)
-        band_numbers, band = np.unique(self.bands[big_enough], return_inverse=True)
-        band = band.reshape(-1)
-        n_bands = len(band_numbers)
-        # the next band holds possible partners only if its sizes are the next step up
-        adjacent = np.zeros(n_bands, dtype=np.bool_)
-        adjacent[:-1] = np.diff(band_numbers) == 1
-        reach = np.maximum(1.0, self.size_factor * self.sizes[reps] * key_frac[reps])
-        width = np.ones(n_bands)
-        np.maximum.at(width, band, reach)  # a bucket is as wide as the band's largest radius
-        bucket = np.floor(self.keys[reps] / width[band]).astype(np.int64)
-        by = np.lexsort((self.totals[reps], bucket, band))
-        o = reps[by]
-        band_start = np.searchsorted(band[by], np.arange(n_bands + 1)).astype(np.int64)
-        return _sweep(o, band_start, adjacent, bucket[by], self.keys[o], self.totals[o],
-                      self.sizes[o], self.ext_ids[o], key_frac[o], sum_frac[o], self.tables[o],
-                      width, self.size_factor)
+        first = self.classes.first
+        reps = np.zeros(len(self.sizes), bool)
+        reps[first[self.sizes[first] >= max(self.min_similar_size, 1)]] = True
+        reps = np.flatnonzero(reps)
+        if len(reps) < 2:
+            return np.zeros((0, 2), np.int64), {"files": len(reps), "cells": 0, "examined": 0,
+                                                 "pairs": 0}
+        return _similar_pairs(reps, self.sizes, self.tables,
+                              np.ascontiguousarray(self.keys, dtype=np.float64),
+                              np.ascontiguousarray(self.ext_ids, dtype=np.int64), key_frac,
+                              sum_frac, self.size_factor)
 
 
-@njit(cache=True)
-def _expand(rep_pairs, of_file, start, members, first, expand_identical, out, count_only):
-    """File pairs from class pairs (every member pair) plus pairs within classes."""
+@njit(nogil=True, cache=True)
+def _expand(rep_pairs, class_size, of_file, start, members, multi, expand_identical, n, out):
+    """File pairs, as codes a * n + b (a < b): every member pair of each class pair, then
+    the pairs within classes.  Returns how many (written while ``out`` has room)."""
+    cap = out.shape[0]
     m = 0
     for p in range(rep_pairs.shape[0]):
-        ca = of_file[rep_pairs[p, 0]]
-        cb = of_file[rep_pairs[p, 1]]
+        a = rep_pairs[p, 0]
+        b = rep_pairs[p, 1]
+        if class_size.shape[0] == 0 or (class_size[a] == 1 and class_size[b] == 1):
+            if m < cap:
+                out[m] = min(a, b) * n + max(a, b)
+            m += 1
+            continue
+        ca = of_file[a]
+        cb = of_file[b]
         for i in range(start[ca], start[ca + 1]):
             for j in range(start[cb], start[cb + 1]):
-                if not count_only:
-                    out[m, 0] = min(members[i], members[j])
-                    out[m, 1] = max(members[i], members[j])
+                u = members[i]
+                v = members[j]
+                if m < cap:
+                    out[m] = min(u, v) * n + max(u, v)
                 m += 1
-    for c in range(first.shape[0]):
+    for c in multi:
         lo = start[c]
         hi = start[c + 1]
         # star form: only the class's first file pairs with the others
-        last_i = hi if expand_identical else min(hi, lo + 1)
+        last_i = hi if expand_identical else lo + 1
         for i in range(lo, last_i):
             for j in range(i + 1, hi):
-                if not count_only:
-                    out[m, 0] = members[i]
-                    out[m, 1] = members[j]
+                if m < cap:
+                    out[m] = members[i] * n + members[j]
                 m += 1
     return m
+
+
+@njit(nogil=True, cache=True)
+def _decode(lo, hi, codes, n, out):
+    for i in range(lo, hi):
+        a = codes[i] // n
+        out[i, 0] = a
+        out[i, 1] = codes[i] - a * n
+    return 0
 
 
 def find_pairs(sizes, tables, *, key_tolerance: float = DEFAULT_KEY_TOLERANCE,
@@ -321,15 +977,27 @@ def find_pairs(sizes, tables, *, key_tolerance: float = DEFAULT_KEY_TOLERANCE,
 def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool = True) -> np.ndarray:
     """Pairs of files from pairs of class representatives (see :func:`find_pairs`)."""
     rep_pairs = np.ascontiguousarray(rep_pairs, dtype=np.int64).reshape(-1, 2)
-    dummy = np.zeros((0, 2), np.int64)
-    args = (rep_pairs, classes.of_file, classes.members_start, classes.members, classes.first,
-            expand_identical)
-    m = _expand(*args, dummy, True)
-    out = np.empty((m, 2), np.int64)
-    _expand(*args, out, False)
-    if m:
-        out = out[np.lexsort((out[:, 1], out[:, 0]))]
-    return out
+    n = max(len(classes.of_file), 1)
+    if n >= 3_000_000_000:  # pragma: no cover - a * n + b would not fit in 63 bits
+        raise ValueError("too many files")
+    per_class = np.diff(classes.members_start)
+    multi = np.flatnonzero(per_class > 1)
+    if len(multi):  # files of classes with copies
+        class_size = per_class[classes.of_file]
+        count = int((class_size[rep_pairs[:, 0]] * class_size[rep_pairs[:, 1]]).sum())
+        k = per_class[multi]
+        count += int((k * (k - 1) // 2).sum() if expand_identical else (k - 1).sum())
+    else:
+        class_size = np.ones(1, np.int64)[:0]
+        count = len(rep_pairs)
+    out = np.empty(count, np.int64)
+    m = _expand(rep_pairs, class_size, classes.of_file, classes.members_start, classes.members,
+                multi, bool(expand_identical), np.int64(n), out)
+    codes = out[:m]
+    codes.sort()
+    pairs = np.empty((m, 2), np.int64)
+    _in_chunks(_decode, m, codes, np.int64(n), pairs)
+    return pairs
 
 
 def pair_distances(space: SearchSpace, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
