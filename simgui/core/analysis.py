@@ -80,7 +80,7 @@ class Analysis:
                                   size_factor=settings.size_factor, class_extra=hashes,
                                   min_similar_size=settings.min_similar_size,
                                   classes_by_extension=False)  # copies are copies, whatever the name
-        in_reference = _in_folders(files.paths, references)
+        in_reference = in_folders(files.paths, references)
         path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
         # best reference first: in a reference folder, then by the rule, then shortest path
         rule = {"oldest": files.mtimes_ns, "newest": -files.mtimes_ns, "largest": -files.sizes,
@@ -199,7 +199,8 @@ def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
     return analysis.groups(tolerances).groups()
 
 
-def _in_folders(paths: Sequence[str], folders: Sequence[str]) -> np.ndarray:
+def in_folders(paths: Sequence[str], folders: Sequence[str]) -> np.ndarray:
+    """For each path: is it one of ``folders`` or inside one?"""
     if not folders:
         return np.zeros(len(paths), bool)
     prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
@@ -216,7 +217,7 @@ def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
     The path kept is in a reference folder if one is, else the shortest.
     """
     n = len(files)
-    in_ref = _in_folders(files.paths, references)
+    in_ref = in_folders(files.paths, references)
     lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
     order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
     first = np.ones(n, bool)
@@ -226,9 +227,4 @@ def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
     keep = np.sort(order[first])
     if len(keep) == n:
         return files, np.arange(n)
-    pick = lambda seq: [seq[i] for i in keep]  # noqa: E731
-    return dataclasses.replace(
-        files, ids=files.ids[keep], paths=pick(files.paths), sizes=files.sizes[keep],
-        mtimes_ns=files.mtimes_ns[keep], devices=files.devices[keep], inodes=files.inodes[keep],
-        tables=files.tables[keep], hashes=pick(files.hashes),
-        extensions=pick(files.extensions)), keep
+    return files.take(keep), keep

@@ -175,6 +175,16 @@ class StoredFiles:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def take(self, index) -> StoredFiles:
+        """The files at ``index`` (integer positions), in that order."""
+        index = np.asarray(index, np.int64)
+        pick = index.tolist()
+        return StoredFiles(
+            ids=self.ids[index], paths=[self.paths[i] for i in pick], sizes=self.sizes[index],
+            mtimes_ns=self.mtimes_ns[index], devices=self.devices[index],
+            inodes=self.inodes[index], tables=self.tables[index],
+            hashes=[self.hashes[i] for i in pick], extensions=[self.extensions[i] for i in pick])
+
 
 def _check_file_header(path: Path) -> None:
     try:

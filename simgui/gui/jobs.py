@@ -7,7 +7,6 @@ job.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core import journal
-from simgui.core.analysis import Analysis, SearchSettings
+from simgui.core.analysis import Analysis, SearchSettings, in_folders
 from simgui.core.fileops import BatchResult, Plan, execute
 from simgui.core.progress import Progress, report
 from simgui.core.scanner import ScanOptions, ScanReport, scan
@@ -36,24 +35,8 @@ class Results:
 
 def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
     """The files inside ``folders`` (the store may hold folders no longer listed)."""
-    if not folders:
-        return dataclasses.replace(files, ids=files.ids[:0], paths=[], sizes=files.sizes[:0],
-                                   mtimes_ns=files.mtimes_ns[:0], devices=files.devices[:0],
-                                   inodes=files.inodes[:0], tables=files.tables[:0], hashes=[],
-                                   extensions=[])
-    prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
-    exact = set(folders)
-    keep = np.fromiter((p in exact or p.startswith(prefixes) for p in files.paths), bool,
-                       len(files))
-    if keep.all():
-        return files
-    index = np.flatnonzero(keep)
-    pick = lambda seq: [seq[i] for i in index]  # noqa: E731
-    return dataclasses.replace(files, ids=files.ids[index], paths=pick(files.paths),
-                               sizes=files.sizes[index], mtimes_ns=files.mtimes_ns[index],
-                               devices=files.devices[index], inodes=files.inodes[index],
-                               tables=files.tables[index], hashes=pick(files.hashes),
-                               extensions=pick(files.extensions))
+    keep = in_folders(files.paths, folders)
+    return files if keep.all() else files.take(np.flatnonzero(keep))
 
 
 def _analyse(store: Store, folders, search: SearchSettings, progress) -> dict:
