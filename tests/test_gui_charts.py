@@ -18,6 +18,7 @@ from simgui.core.simfind import SearchSpace  # noqa: E402
 from simgui.core.tolerance_stats import ToleranceStats  # noqa: E402
 from simgui.gui.charts import (PALETTE, KeySpaceChart, ToleranceChart,  # noqa: E402
                                _Scatter)
+from tests.test_tolerance_stats import collection  # noqa: E402  near-copies of base tables
 
 EXTENSIONS = ["jpg", "pdf", "txt", "py", "png", "doc", "mp3", "html", "c", "json", "so", "xml"]
 
@@ -270,16 +271,6 @@ def test_fast_scatter_styles_points_like_pyqtgraph(qtbot):
 
 
 # --- tolerance --------------------------------------------------------------------------
-
-def collection(seed, n):
-    """As in test_tolerance_stats: near-copies of a few base tables."""
-    rng = np.random.default_rng(seed)
-    base = rng.integers(100, 2000, (max(1, n // 4), 16))
-    tables = base[rng.integers(0, len(base), n)] + rng.integers(0, 40, (n, 16)) * (
-        rng.random((n, 1)) < 0.6)
-    sizes = (tables.sum(axis=1) * rng.choice([1.0, 1.0, 1.2, 2.0], n)).astype(np.int64)
-    return sizes, tables.astype(np.int64)
-
 
 @pytest.fixture(scope="module")
 def curve():
