@@ -74,6 +74,10 @@ class GroupsModel(QAbstractItemModel):
     def group_count(self) -> int:
         return len(self._shown)
 
+    def shown_groups(self) -> list[int]:
+        """Groups shown (table numbers, 0-based), in display order."""
+        return self._shown.tolist()
+
     def set_filter(self, text: str) -> None:
         """Show only groups with a file whose path contains ``text`` (any case)."""
         self.beginResetModel()

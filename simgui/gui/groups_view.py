@@ -20,6 +20,7 @@ class GroupsView(QWidget):
     def __init__(self, model: GroupsModel, parent=None):
         super().__init__(parent)
         self.model = model
+        self.extra_actions: list[QAction] = []  # more entries for the context menu
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter by path…  (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
@@ -156,5 +157,3 @@ class GroupsView(QWidget):
             menu.addAction(action)
         if not menu.isEmpty():
             menu.exec(self.tree.viewport().mapToGlobal(pos))
-
-    extra_actions: list[QAction] = []

@@ -51,7 +51,6 @@ class MainWindow(QMainWindow):
         self.table: GroupTable | None = None
         self.tasks = Tasks(self)  # store work, one job at a time
         self.readers = Tasks(self)  # reading files for the details panel
-        self.scan_task: Task | None = None
         self._pending_tolerances: Tolerances | None = None
         self._chart_stale = True
         self._last_undoable = None  # the journal batch Undo would put back
@@ -220,8 +219,7 @@ class MainWindow(QMainWindow):
             bar.addSeparator() if x is None else bar.addAction(x)
         self.addToolBar(bar)
         self.groups.extra_actions = [self.mark_action, self.mark_identical_action,
-                                     self.clear_marks_action, None and self.trash_action]
-        self.groups.extra_actions = [x for x in self.groups.extra_actions if x is not None]
+                                     self.clear_marks_action]
 
     # -- settings ------------------------------------------------------------------------
 
@@ -319,8 +317,8 @@ class MainWindow(QMainWindow):
         if not folders:
             self.set_status("Add a folder to scan first.")
             return
-        self.scan_task = self._start(Task("Scanning", jobs.scan_and_analyse, self.store_path(),
-                                          folders, self.scan_options(), self.search_settings()))
+        self._start(Task("Scanning", jobs.scan_and_analyse, self.store_path(), folders,
+                         self.scan_options(), self.search_settings()))
         self.groups.set_empty_text("<h3>Scanning…</h3><p>Groups appear when the scan ends.</p>")
 
     def cancel(self) -> None:
@@ -328,20 +326,18 @@ class MainWindow(QMainWindow):
         self.readers.cancel_all()
 
     def _start(self, task: Task, quiet: bool = False) -> Task:
+        """Run ``task`` on the store's worker; unless ``quiet`` (no progress, nothing to
+        show), its progress is shown and its :class:`jobs.Results` replace the view."""
         if not quiet:
             task.progressed.connect(self._progressed)
+            task.succeeded.connect(self._results_arrived)
             self.progress.setRange(0, 0)
             self.progress.show()
             self.set_status(f"{task.name}…")
-            self._task_started = time.monotonic()
-        task.succeeded.connect(self._results_arrived if task.name != "Loading" else self._noop)
         task.failed.connect(self._task_failed)
         task.cancelled.connect(self._task_cancelled)
         task.finished.connect(self._task_finished)
         return self.tasks.start(task)
-
-    def _noop(self, _result) -> None:
-        pass
 
     def _progressed(self, p: Progress) -> None:
         if p.phase == "analysing":
@@ -475,7 +471,6 @@ class MainWindow(QMainWindow):
         if current is not None:
             self._reselect(current)
         self._show_empty_state()
-        self.groups._update_empty_state()
         self._chart_stale = True
         self._chart_timer.start()
         self._update_actions()
@@ -600,7 +595,7 @@ class MainWindow(QMainWindow):
         files = self.analysis.files
         row = np.flatnonzero(self.table.rows == f) if self.table is not None else []
         r = int(row[0]) if len(row) else None
-        is_ref = r is not None and r in set(self.table.start[:-1].tolist())
+        is_ref = r is not None and r == self.table.start[self.table.group_of_row[r]]
         return FileDetails(
             path=files.paths[f], size=int(files.sizes[f]), mtime_ns=int(files.mtimes_ns[f]),
             table=files.tables[f], key=float(self.analysis.plain_keys[f]),
@@ -745,8 +740,7 @@ class MainWindow(QMainWindow):
             if not path:
                 return
         try:
-            from simgui.core.settings import Settings as _S
-            s = _S.from_json(Path(path).read_text(encoding="utf-8"))
+            s = Settings.from_json(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, "Open session", f"{path} is not a simgui session: {exc}")
             return
@@ -769,7 +763,7 @@ class MainWindow(QMainWindow):
         from simgui.core.export import write_groups
 
         fmt = "json" if path.lower().endswith(".json") else "csv"
-        shown = [self.table.group(int(g)) for g in self.model._shown]
+        shown = [self.table.group(g) for g in self.model.shown_groups()]
         try:
             with open(path, "w", encoding="utf-8", newline="") as out:
                 write_groups(shown, out, fmt)
