@@ -531,7 +531,7 @@ def _restore_step(fileops, entry_id: int, action: str, original: str, u: dict | 
         if os.path.lexists(original):
             raise fileops.Skip(f"{original} is taken by another file")
         temp = os.path.join(os.path.dirname(original), f".simgui-{undo_id}-{seq}.tmp")
-        out = fileops.relocate(u["at"], ident, original, temp, free_name=False)
+        fileops.relocate(u["at"], ident, original, temp, free_name=False)
         if u["kind"] == "trash" and u.get("info"):
             try:
                 os.unlink(u["info"])
