@@ -66,3 +66,62 @@ def reference_sum_table_by_matches(data: bytes, tags=DEFAULT_TAGS) -> list[int]:
                 last_counted = p
         counts.append(count)
     return counts
+
+
+_U64 = (1 << 64) - 1
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _U64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _U64
+    return z ^ (z >> 31)
+
+
+def reference_features(data: bytes) -> list[int]:
+    """simgui.core.fingerprints' features, literally (see its docstring)."""
+    golden, select = 0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93
+    n = len(data)
+    if n == 0:
+        return []
+    if n < 8:
+        return [_mix64((int.from_bytes(data, "little") + (n << 56) + golden) & _U64)]
+    features, smallest = [], None
+    for p in range(n - 7):
+        v = int.from_bytes(data[p:p + 8], "little")
+        h = (v * select) & _U64
+        smallest = h if smallest is None else min(smallest, h)
+        if h >> 60 == 0:
+            features.append(_mix64((v + golden) & _U64))
+    return features or [_mix64((smallest + golden) & _U64)]
+
+
+def reference_fingerprints(data: bytes, slots: int = 128) -> tuple[int, list[int]]:
+    """Simhash (bit b set when at least half the counted features have it) and the
+    densified one-permutation MinHash slots, as 32-bit hashes."""
+    features = reference_features(data)
+    recent, counted = [0] * 8192, []  # a feature still remembered here is not counted again
+    for f in features:
+        if recent[f % 8192] != f:
+            recent[f % 8192] = f
+            counted.append(f)
+    simhash = 0
+    for b in range(64):
+        ones = sum((f >> b) & 1 for f in counted)
+        if 2 * ones >= len(counted):
+            simhash |= 1 << b
+    shift = 64 - (slots.bit_length() - 1)
+    bins: list[int | None] = [None] * slots
+    for f in features:
+        slot, value = f >> shift, f & ((1 << shift) - 1)
+        if bins[slot] is None or value < bins[slot]:
+            bins[slot] = value
+    signature = []
+    for j in range(slots):
+        value = _U64
+        for step in range(slots):  # the next non-empty bin to the right, wrapping
+            donor = bins[(j + step) % slots]
+            if donor is not None:
+                value = donor + (step << shift)
+                break
+        signature.append(_mix64(value) >> 32)
+    return simhash, signature

@@ -1,0 +1,239 @@
+"""Content fingerprints for the other near-duplicate methods: 64-bit simhash and MinHash.
+
+Both are computed from one set of *features*, in the same single read as the
+sum table, streaming and in constant memory:
+
+- **Shingles.**  At every byte position i >= 7 the shingle is the 8 bytes
+  ending there, read as a big-endian uint64 ``v``, and ``h = mix(v)``
+  (the splitmix64 finaliser).  The shingle is *selected* when ``h % 16 == 0``:
+  about one position in 16, chosen by the content itself, so an insertion or
+  deletion disturbs only the shingles that overlap it and the rest of the
+  file keeps its features wherever they move to.
+- **Features.**  A selected shingle gives the feature ``mix(h + GOLDEN)``
+  (a second hash, so the selection does not fix any feature bit).  A file of
+  1 to 7 bytes has one feature, from its bytes and length; a longer file with
+  no selected shingle (low-entropy content) uses its smallest ``h`` instead.
+  An empty file has none.
+- **Simhash** (Charikar): each feature votes +1 on the bits it has set and
+  -1 on the others; bit b of the fingerprint is set when the sum for bit b
+  is >= 0.  Near-duplicates differ in few bits: compare with :func:`hamming`.
+  A feature votes once: the kernel remembers the last feature seen in each
+  of 8192 slots (by its low bits) and skips one it still remembers.  Weighing
+  features by how often they occur made every file with long runs of
+  padding share one fingerprint (precision 5 % on the labelled corpus,
+  against 100 % with this rule at the same recall).
+- **MinHash**, by one-permutation hashing (Li, Owen and Zhang 2012): the top
+  7 bits of a feature pick one of 128 bins and each bin keeps the smallest of
+  the remaining 57 bits; empty bins borrow from the next non-empty bin to the
+  right, plus 2**57 per step (densification by rotation, Shrivastava and Li
+  2014).  The share of equal slots of two signatures estimates the Jaccard
+  resemblance of their feature sets.  Slots are stored as 32-bit hashes of
+  the 64-bit values (equal stays equal; unequal collide once in 4 billion).
+
+``tests/test_fingerprints.py`` checks the kernel against a literal
+reimplementation of these rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SAMPLE_EVERY = 16  # one shingle in this many is a feature, on average
+SLOTS = 128  # MinHash signature length
+RECENT = 8192  # features the simhash remembers, to count each one once
+_BIN_SHIFT = np.uint64(57)  # 64 - log2(SLOTS)
+_VALUE_MASK = np.uint64((1 << 57) - 1)
+_EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
+GOLDEN = 0x9E3779B97F4A7C15
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(GOLDEN)
+_RECENT_MASK = np.uint64(RECENT - 1)
+_SELECT_K = np.uint64(0xD6E8FEB86659FD93)  # odd: v -> v * K is a bijection
+_SELECT_SHIFT = np.uint64(60)  # 64 - log2(SAMPLE_EVERY)
+# _SPREAD[c]: the 8 bits of c, one in each byte (bit j in byte j)
+_SPREAD = np.array([sum(((c >> j) & 1) << (8 * j) for j in range(8)) for c in range(256)],
+                   np.uint64)
+
+# builder state, one uint64 array: features taken, the smallest h seen (for the
+# low-entropy fallback)
+_FEATURES, _MIN_H = range(2)
+
+
+@njit(inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(inline="always")
+def _take(feature, lanes, mins, recent):
+    """MinHash always (a minimum ignores repeats); simhash unless ``recent`` has it.
+    Returns 1 if the simhash counted it."""
+    slot = feature >> _BIN_SHIFT
+    value = feature & _VALUE_MASK
+    if value < mins[slot]:
+        mins[slot] = value
+    where = feature & _RECENT_MASK
+    if recent[where] == feature:
+        return 0
+    recent[where] = feature
+    # 8 bits at a time into byte lanes: lanes[k] holds the counts of bits 8k..8k+7
+    for k in range(8):
+        lanes[k] += _SPREAD[(feature >> np.uint64(8 * k)) & np.uint64(0xFF)]
+    return 1
+
+
+@njit(inline="always")
+def _flush(lanes, ones):
+    for k in range(8):
+        x = lanes[k]
+        for j in range(8):
+            ones[8 * k + j] += (x >> np.uint64(8 * j)) & np.uint64(0xFF)
+        lanes[k] = np.uint64(0)
+
+
+@njit(inline="always")
+def _word(data, p):
+    """The 8 bytes at p as a little-endian uint64."""
+    w = np.uint64(0)
+    for k in range(8):
+        w |= np.uint64(data[p + k]) << np.uint64(8 * k)
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _feed(data, state, ones, mins, recent):
+    """Every shingle starting in ``data`` with 8 bytes there (the caller carries the rest)."""
+    n = len(data)
+    lanes = np.zeros(8, np.uint64)
+    min_h = state[_MIN_H]  # in locals: stores to the state array would not stay in registers
+    taken = 0
+    pending = 0
+    end = 0  # shingles starting before this are done
+    if n >= 16:
+        # two words at a time give the 8 shingles starting in the first
+        prev = _word(data, 0)
+        for j in range(1, n // 8):
+            nxt = _word(data, 8 * j)
+            for s in range(8):
+                v = (prev >> np.uint64(8 * s)) | (nxt << np.uint64(64 - 8 * s)) if s else prev
+                h = v * _SELECT_K
+                if h < min_h:
+                    min_h = h
+                if (h >> _SELECT_SHIFT) == np.uint64(0):
+                    pending += _take(_mix(v + _GOLDEN), lanes, mins, recent)
+            prev = nxt
+            if pending >= 240:  # before a byte lane can overflow (8 a step, 255 at most)
+                _flush(lanes, ones)
+                taken += pending
+                pending = 0
+        end = 8 * (n // 8 - 1)
+    for p in range(end, n - 7):
+        v = _word(data, p)
+        h = v * _SELECT_K
+        if h < min_h:
+            min_h = h
+        if (h >> _SELECT_SHIFT) == np.uint64(0):
+            pending += _take(_mix(v + _GOLDEN), lanes, mins, recent)  # < 8 more, after < 248
+    _flush(lanes, ones)
+    state[_FEATURES] += np.uint64(taken + pending)
+    state[_MIN_H] = min_h
+
+
+@njit(cache=True, nogil=True)
+def _finish(seen, short, state, ones, mins, recent, slots32):
+    """Add the feature of a short or featureless file; returns the simhash and fills
+    the 32-bit slots.  ``short``: the bytes of a file under 8 bytes, little-endian."""
+    lanes = np.zeros(8, np.uint64)
+    if 0 < seen < 8:
+        state[_FEATURES] += np.uint64(_take(_mix(short + (np.uint64(seen) << np.uint64(56))
+                                                 + _GOLDEN), lanes, mins, recent))
+    elif seen >= 8 and state[_FEATURES] == np.uint64(0):
+        state[_FEATURES] += np.uint64(_take(_mix(state[_MIN_H] + _GOLDEN), lanes, mins, recent))
+    _flush(lanes, ones)
+    total = state[_FEATURES]
+    fingerprint = np.uint64(0)
+    for b in range(64):
+        if np.uint64(2) * ones[b] >= total:
+            fingerprint |= np.uint64(1) << np.uint64(b)
+    n = len(mins)
+    for j in range(n):
+        value = mins[j]
+        step = 0
+        while value == _EMPTY and step < n:
+            step += 1
+            value = mins[(j + step) % n]
+        if value != _EMPTY:
+            value += np.uint64(step) << _BIN_SHIFT
+        slots32[j] = np.uint32(_mix(value) >> np.uint64(32))
+    return fingerprint
+
+
+class FingerprintBuilder:
+    """Streaming simhash and MinHash: ``update()`` with chunks of any size, then ``result()``.
+
+    The answer is the same whatever the chunk boundaries; the kernel releases
+    the GIL.  One builder must not be shared between threads.
+    """
+
+    __slots__ = ("_state", "_ones", "_mins", "_recent", "_carry", "_seen")
+
+    def __init__(self):
+        self._state = np.array([0, _EMPTY], np.uint64)
+        self._ones = np.zeros(64, np.uint64)
+        self._mins = np.full(SLOTS, _EMPTY, np.uint64)
+        self._recent = np.zeros(RECENT, np.uint64)
+        self._carry = b""  # the last bytes (under 8) whose shingles are still to come
+        self._seen = 0
+
+    def update(self, chunk) -> None:
+        data = np.frombuffer(chunk, np.uint8)
+        n = len(data)
+        if n == 0:
+            return
+        self._seen += n
+        if self._carry:
+            # the shingles that start in the carry and end in this chunk
+            head = self._carry + data[:7].tobytes()
+            if len(head) >= 8:
+                _feed(np.frombuffer(head, np.uint8), self._state, self._ones, self._mins,
+                      self._recent)
+            if n < 7:
+                self._carry = head[-7:]
+                return
+        _feed(data, self._state, self._ones, self._mins, self._recent)
+        self._carry = data[-7:].tobytes()
+
+    def result(self) -> tuple[int, np.ndarray]:
+        """(simhash as an unsigned 64-bit int, MinHash signature: uint32 (SLOTS,))."""
+        slots = np.empty(SLOTS, np.uint32)
+        short = int.from_bytes(self._carry, "little") if self._seen < 8 else 0
+        fingerprint = _finish(self._seen, np.uint64(short), self._state.copy(),
+                              self._ones.copy(), self._mins.copy(), self._recent.copy(), slots)
+        return int(fingerprint), slots
+
+
+def fingerprints(data) -> tuple[int, np.ndarray]:
+    """Simhash and MinHash signature of a whole buffer."""
+    builder = FingerprintBuilder()
+    builder.update(data)
+    return builder.result()
+
+
+def hamming(a, b) -> np.ndarray:
+    """Bits in which 64-bit fingerprints differ (elementwise over arrays)."""
+    x = np.bitwise_xor(np.asarray(a, np.uint64), np.asarray(b, np.uint64))
+    return np.bitwise_count(x).astype(np.int64)
+
+
+def resemblance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Estimated Jaccard resemblance: the share of equal slots (along the last axis)."""
+    return (np.asarray(a) == np.asarray(b)).mean(axis=-1)
+
+
+def warm_up() -> None:
+    """Compile (or load) the kernels."""
+    fingerprints(b"warm up the fingerprint kernels")
