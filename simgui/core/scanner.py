@@ -3,7 +3,8 @@
 The walk uses ``os.scandir`` and never follows a symlink unless asked, never
 into a loop, never opens anything but a regular file.  Reading runs on a pool
 of threads (the sum-table kernel and file reads release the GIL); one pass
-computes the sum table and an xxh3-128 content hash.  Only the calling thread
+computes the sum table and an xxh3-128 content hash (and, when asked, the
+simhash and MinHash fingerprints).  Only the calling thread
 writes to the store, in batches, each batch one transaction, so a cancelled
 or killed scan leaves a consistent store and the next scan picks up where it
 stopped: a file whose (device, inode, size, mtime_ns) is unchanged is never
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 import xxhash
 
+from simgui.core.fingerprints import FingerprintBuilder
 from simgui.core.keys import extension_of
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
@@ -48,6 +50,9 @@ class ScanOptions:
     follow_symlinks: bool = False
     tags: Sequence[int] = DEFAULT_TAGS
     workers: int = 0  # 0: one per CPU core
+    # also the simhash and MinHash fingerprints (in the same read; files stored
+    # without them are read again once)
+    fingerprints: bool = False
 
     def excluded(self, name: str, path: str) -> bool:
         return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p)
@@ -170,8 +175,10 @@ class _Walker:
         return _Found(path, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
 
 
-def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS) -> FileRecord:
-    """Read one file once: sum table and content hash, or the reason it failed.
+def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
+              fingerprints: bool = False) -> FileRecord:
+    """Read one file once: sum table, content hash (and with ``fingerprints`` the
+    simhash and MinHash signature), or the reason it failed.
 
     Never opens anything but a regular file, and refuses a result if the file
     changed while it was read.
@@ -192,6 +199,7 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS) -> FileRecord:
                            before)
         builder = SumTableBuilder(tags)
         hasher = xxhash.xxh3_128()
+        printer = FingerprintBuilder() if fingerprints else None
         # one byte past the size tells a growing file; a file that grows
         # forever (a busy log) must not keep the scan reading it forever
         budget = before.st_size + 1
@@ -201,6 +209,8 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS) -> FileRecord:
             while budget > 0 and (n := f.readinto(view[:min(len(buf), budget)])):
                 builder.update(view[:n])
                 hasher.update(view[:n])
+                if printer is not None:
+                    printer.update(view[:n])
                 budget -= n
         after = os.fstat(fd)
     except OSError as exc:
@@ -210,8 +220,9 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS) -> FileRecord:
     if (after.st_size != before.st_size or after.st_mtime_ns != before.st_mtime_ns
             or builder.bytes_seen != after.st_size):
         return _failed(encoded, ext, "changed while being read", after)
+    simhash, minhash = printer.result() if printer is not None else (None, None)
     return FileRecord(encoded, after.st_size, after.st_mtime_ns, after.st_dev, after.st_ino,
-                      ext, builder.result(), hasher.digest())
+                      ext, builder.result(), hasher.digest(), simhash=simhash, minhash=minhash)
 
 
 def _failed(path: bytes, ext: str, why: str, st: os.stat_result | None = None) -> FileRecord:
@@ -261,6 +272,7 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
                 rep.bytes_found += found.size
                 old = known.get(encoded)
                 if (old is not None and old.ok and old.tagset_id == tagset_id
+                        and (old.fingerprinted or not options.fingerprints)
                         and (old.size, old.mtime_ns, old.device, old.inode)
                         == (found.size, found.mtime_ns, found.device, found.inode)):
                     rep.files_unchanged += 1
@@ -312,7 +324,8 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
         for found in batch:
             if stop.is_set():
                 break  # cancelled: hand back what is read
-            done.append((found, read_file(found.path, tags)))
+            done.append((found, read_file(found.path, tags,
+                                          fingerprints=options.fingerprints)))
         return done
 
     def accept(found: _Found, record: FileRecord) -> None:

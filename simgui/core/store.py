@@ -125,8 +125,15 @@ _MIGRATIONS: list[str] = [
     );
     CREATE INDEX journal_batch ON journal(batch_id, seq);
     """,
+    # 3: fingerprints of the simhash and MinHash methods (NULL: not computed)
+    """
+    ALTER TABLE files ADD COLUMN simhash INTEGER;  -- 64 bits, as a signed integer
+    ALTER TABLE files ADD COLUMN minhash BLOB;     -- 128 little-endian uint32 slots
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
+#: simgui.core.fingerprints.SLOTS, spelled out so that opening a store loads no numba
+MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
 
 
@@ -141,6 +148,7 @@ class KnownFile:
     inode: int
     tagset_id: int | None
     ok: bool  # has a sum table and no error
+    fingerprinted: bool = False  # has the simhash and MinHash fingerprints too
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,8 @@ class FileRecord:
     sum_table: np.ndarray | None
     content_hash: bytes | None
     error: str | None = None
+    simhash: int | None = None  # unsigned 64-bit, when fingerprints were asked for
+    minhash: np.ndarray | None = None  # uint32 (128,)
 
 
 @dataclass(frozen=True)
@@ -171,6 +181,10 @@ class StoredFiles:
     tables: np.ndarray       # int64 (n, 16)
     hashes: list[bytes]
     extensions: list[str]
+    # fingerprints (simgui.core.fingerprints); rows without are zero and not fingerprinted
+    simhashes: np.ndarray | None = None  # uint64 (n,)
+    signatures: np.ndarray | None = None  # uint32 (n, 128)
+    fingerprinted: np.ndarray | None = None  # bool (n,)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -183,7 +197,10 @@ class StoredFiles:
             ids=self.ids[index], paths=[self.paths[i] for i in pick], sizes=self.sizes[index],
             mtimes_ns=self.mtimes_ns[index], devices=self.devices[index],
             inodes=self.inodes[index], tables=self.tables[index],
-            hashes=[self.hashes[i] for i in pick], extensions=[self.extensions[i] for i in pick])
+            hashes=[self.hashes[i] for i in pick], extensions=[self.extensions[i] for i in pick],
+            simhashes=None if self.simhashes is None else self.simhashes[index],
+            signatures=None if self.signatures is None else self.signatures[index],
+            fingerprinted=None if self.fingerprinted is None else self.fingerprinted[index])
 
 
 def _check_file_header(path: Path) -> None:
@@ -333,14 +350,14 @@ class Store:
         """Every stored file at or under the given roots, by path."""
         known: dict[bytes, KnownFile] = {}
         sql = ("SELECT path, id, size, mtime_ns, device, inode, tagset_id, "
-               "sum_table IS NOT NULL AND error IS NULL FROM files "
+               "sum_table IS NOT NULL AND error IS NULL, minhash IS NOT NULL FROM files "
                "WHERE path = ? OR (path > ? AND path < ?)")
         for root in roots:
             below = root.rstrip(b"/") + b"/"
             # every path under 'root/' sorts between 'root/' and 'root0' ('0' follows '/')
             for row in self._db.execute(sql, (root, below, below[:-1] + b"0")):
                 known[row[0]] = KnownFile(row[1], row[2], row[3], row[4], row[5], row[6],
-                                          bool(row[7]))
+                                          bool(row[7]), bool(row[8]))
         return known
 
     def save_files(self, records: Sequence[FileRecord], tagset_id: int, scan_id: int) -> None:
@@ -349,18 +366,21 @@ class Store:
         rows = [(r.path, r.size, r.mtime_ns, r.device, r.inode, r.extension,
                  tagset_id if r.sum_table is not None else None,
                  None if r.sum_table is None else _table_blob(r.sum_table),
-                 r.content_hash, now, scan_id, r.error) for r in records]
+                 r.content_hash, now, scan_id, r.error,
+                 None if r.simhash is None else _signed64(r.simhash),
+                 None if r.minhash is None else _minhash_blob(r.minhash)) for r in records]
         with self._guard("saving scan results"), self._write():
             self._db.executemany(
                 "INSERT INTO files (path, size, mtime_ns, device, inode, extension, tagset_id, "
-                "sum_table, content_hash, scanned_at, scan_id, error) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "sum_table, content_hash, scanned_at, scan_id, error, simhash, minhash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
                 "mtime_ns = excluded.mtime_ns, device = excluded.device, "
                 "inode = excluded.inode, extension = excluded.extension, "
                 "tagset_id = excluded.tagset_id, sum_table = excluded.sum_table, "
                 "content_hash = excluded.content_hash, scanned_at = excluded.scanned_at, "
-                "scan_id = excluded.scan_id, error = excluded.error", rows)
+                "scan_id = excluded.scan_id, error = excluded.error, "
+                "simhash = excluded.simhash, minhash = excluded.minhash", rows)
 
     def forget_files(self, ids: Iterable[int]) -> int:
         """Remove files (gone from disk) from the store; returns how many."""
@@ -416,11 +436,18 @@ class Store:
         if tagset_id is None:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
         rows = self._db.execute(
-            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, inode "
-            "FROM files "
+            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, inode, "
+            "simhash, minhash FROM files "
             "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
         n = len(rows)
         tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
+        fingerprinted = np.fromiter((r[10] is not None and r[9] is not None for r in rows),
+                                    bool, n)
+        simhashes = np.fromiter((r[9] if r[9] is not None else 0 for r in rows), np.int64,
+                                n).view(np.uint64)
+        empty = bytes(4 * MINHASH_SLOTS)
+        signatures = np.frombuffer(b"".join(r[10] if r[10] is not None else empty for r in rows),
+                                   dtype="<u4").reshape(n, MINHASH_SLOTS).astype(np.uint32)
         return StoredFiles(
             ids=np.fromiter((r[0] for r in rows), np.int64, n),
             paths=[os.fsdecode(r[1]) for r in rows],
@@ -430,7 +457,8 @@ class Store:
             inodes=np.fromiter((r[8] for r in rows), np.int64, n),
             tables=tables.astype(np.int64),
             hashes=[r[5] for r in rows],
-            extensions=[r[6] for r in rows])
+            extensions=[r[6] for r in rows],
+            simhashes=simhashes, signatures=signatures, fingerprinted=fingerprinted)
 
     def errors(self) -> Iterator[tuple[str, str]]:
         """(path, error) of stored files that could not be read."""
@@ -461,6 +489,15 @@ class _Guard:
 
 def _table_blob(table: np.ndarray) -> bytes:
     return np.asarray(table, dtype="<i8").reshape(TAG_COUNT).tobytes()
+
+
+def _signed64(value: int) -> int:
+    """SQLite integers are signed: store the fingerprint's 64 bits as one."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _minhash_blob(signature: np.ndarray) -> bytes:
+    return np.asarray(signature, dtype="<u4").reshape(MINHASH_SLOTS).tobytes()
 
 
 def _iso(timestamp: float) -> str:
