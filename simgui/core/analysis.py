@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simgui.core import methods
 from simgui.core.groups import Group, GroupTable
 from simgui.core.keys import SKEW, KeyScheme
 from simgui.core.simfind import (
@@ -38,6 +39,18 @@ class SearchSettings:
     references: tuple[str, ...] = ()  # folders whose files are kept first and never acted on
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # after reference folders: one of REFERENCE_RULES
+    # "paper" (keys and sum tables), or a fingerprint method of simgui.core.methods,
+    # whose difference in percent takes the sum-table tolerance's place
+    method: str = "paper"
+
+
+class MissingFingerprints(ValueError):
+    """A fingerprint method was asked for files scanned without fingerprints."""
+
+    def __init__(self, missing: int, method: str):
+        super().__init__(f"{missing} files have no {method} fingerprints yet: scan their "
+                         "folders again with fingerprints on (simgui scan --fingerprints)")
+        self.missing = missing
 
 
 #: How a group's reference is chosen after reference folders (ties: shortest path, then
@@ -89,7 +102,9 @@ class Analysis:
             raise ValueError(f"unknown reference rule {settings.reference_rule!r}; "
                              f"one of {', '.join(REFERENCE_RULES)}")
         priority = np.lexsort((np.arange(n), path_len, rule, ~in_reference))
-        if ceiling is None:
+        if settings.method != "paper":
+            stats = _method_stats(files, space, settings.method, priority, ceiling)
+        elif ceiling is None:
             stats = ToleranceStats.build(space, affordable_key_ceiling(space), priority,
                                          max_sum=MAX_TOLERANCE)
         else:
@@ -134,6 +149,11 @@ class Analysis:
         same_hash = (self.hashes[rows] == self.hashes[ref]).all(axis=1)
         identical, similarity = identity_and_similarity(sum_distance, files.sizes[rows],
                                                         files.sizes[ref], same_hash)
+        if self.settings.method != "paper":  # the finding method's own measure
+            difference = methods.differences(
+                self.settings.method, files.simhashes[rows], files.signatures[rows],
+                files.simhashes[ref], files.signatures[ref])
+            similarity = np.where(identical, 100.0, np.minimum(100.0 - difference, 99.99))
         n_groups = len(references)
         member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
         group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
@@ -189,14 +209,33 @@ def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET,
 def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
                 scheme: KeyScheme = SKEW, use_extensions: bool = True,
                 size_factor: float = DEFAULT_SIZE_FACTOR, references: Sequence[str] = (),
-                min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> list[Group]:
-    """Groups of identical and similar files among ``files`` (see :meth:`Analysis.groups`)."""
+                min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE,
+                method: str = "paper") -> list[Group]:
+    """Groups of identical and similar files among ``files`` (see :meth:`Analysis.groups`).
+
+    With a fingerprint ``method``, ``tolerances.sum`` is its difference in percent."""
     if len(files) == 0:
         return []
     settings = SearchSettings(scheme, use_extensions, size_factor, tuple(references),
-                              min_similar_size)
+                              min_similar_size, method=method)
     analysis = Analysis.build(files, settings, ceiling=tolerances)
     return analysis.groups(tolerances).groups()
+
+
+def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority: np.ndarray,
+                  ceiling: Tolerances | None) -> ToleranceStats:
+    """Statistics of a fingerprint method: its difference on the sum-table axis, every
+    pair a key hit (the key slider has no say)."""
+    if method not in methods.METHODS[1:]:
+        raise ValueError(f"unknown method {method!r}; one of {', '.join(methods.METHODS)}")
+    if files.fingerprinted is None or not files.fingerprinted.all():
+        missing = len(files) if files.fingerprinted is None else int((~files.fingerprinted).sum())
+        raise MissingFingerprints(missing, method)
+    top = methods.ceiling_difference(method) if ceiling is None else ceiling.sum
+    pairs, difference = methods.class_pairs(space, method, files.simhashes, files.signatures,
+                                            top)
+    return ToleranceStats.from_pairs(space, pairs, np.zeros(len(pairs)), difference, priority,
+                                     max_key=np.inf, max_sum=top, key_hits=ceiling is None)
 
 
 def in_folders(paths: Sequence[str], folders: Sequence[str]) -> np.ndarray:

@@ -95,10 +95,19 @@ class ToleranceStats:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
             np.minimum(min_sum, max_sum, out=min_sum)
+        return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
+                              max_sum=max_sum, key_hits=key_hits)
+
+    @classmethod
+    def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
+                   min_sum: np.ndarray, priority: np.ndarray | None = None, *,
+                   max_key: float, max_sum: float, key_hits: bool = True) -> ToleranceStats:
+        """Statistics over pairs of class representatives found by any search, with the
+        smallest key and sum-table tolerance at which each is a hit (the other
+        methods put their difference in the sum-table tolerance and 0 in the key)."""
         classes = space.classes
         counts = np.diff(classes.members_start)
         ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
-        del pairs
         weight = counts[ca] * counts[cb]
         key_hits_at = _hits_on_steps(min_key, None, weight) if key_hits else None
         keep = min_sum <= max_sum

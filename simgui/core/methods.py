@@ -1,0 +1,218 @@
+"""The near-duplicate methods besides the paper's: which pairs each finds, and how far apart.
+
+Every method reports a pair's *difference* in percent, so one slider and one
+"at most this different" rule serve them all (the paper's method has its own
+key and sum-table tolerances, see :mod:`simgui.core.simfind`):
+
+- ``simhash``: differing bits of the 64-bit fingerprints, as a share of 64
+  (3 bits = 4.69 %).  Pairs come from the permuted-table index
+  (:func:`simgui.core.hamming_index.hamming_pairs`), exact up to
+  :data:`SIMHASH_MAX_BITS`.
+- ``minhash``: unequal MinHash slots, as a share of the 128 (difference 40 %
+  = estimated resemblance 60 %).  Candidates come from LSH banding tuned for
+  :data:`MINHASH_FLOOR`; each is verified by its signature estimate, so a
+  pair reported is within the asked difference, and a pair above the floor
+  is missed only with the small probability the banding leaves.
+
+Defaults were chosen on the labelled corpus (benchmarks/bench_accuracy.py):
+see README, Accuracy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simgui.core.fingerprints import SLOTS
+from simgui.core.hamming_index import hamming_pairs
+
+METHODS = ("paper", "simhash", "minhash")
+#: The largest simhash distance searched (its slider's top): the index needs
+#: C(blocks, bits) sorted tables, so wider searches cost more than they find.
+SIMHASH_MAX_BITS = 8
+SIMHASH_DEFAULT_BITS = 8  # best F1 within the searchable range (0.86 on the corpus)
+MINHASH_FLOOR = 0.5  # the smallest resemblance searched (the slider's bottom)
+MINHASH_DEFAULT = 0.6  # best F1 on the corpus (0.99)
+
+
+def bits_to_difference(bits) -> np.ndarray:
+    return np.asarray(bits, np.float64) * (100.0 / 64)
+
+
+def resemblance_to_difference(resemblance) -> np.ndarray:
+    return 100.0 * (1.0 - np.asarray(resemblance, np.float64))
+
+
+def ceiling_difference(method: str) -> float:
+    """The largest difference (percent) a method's search covers."""
+    if method == "simhash":
+        return float(bits_to_difference(SIMHASH_MAX_BITS))
+    if method == "minhash":
+        return float(resemblance_to_difference(MINHASH_FLOOR))
+    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+
+
+def default_difference(method: str) -> float:
+    if method == "simhash":
+        return float(bits_to_difference(SIMHASH_DEFAULT_BITS))
+    if method == "minhash":
+        return float(resemblance_to_difference(MINHASH_DEFAULT))
+    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+
+
+def simhash_pairs(fps: np.ndarray, max_bits: int = SIMHASH_MAX_BITS
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs i < j whose fingerprints differ in at most ``max_bits`` bits, and
+    the difference of each in percent."""
+    if not 0 <= max_bits <= SIMHASH_MAX_BITS:
+        raise ValueError(f"simhash distances from 0 to {SIMHASH_MAX_BITS} bits can be searched")
+    pairs, bits = hamming_pairs(np.asarray(fps, np.uint64), int(max_bits))
+    return pairs, bits_to_difference(bits)
+
+
+def lsh_bands(threshold: float, slots: int = SLOTS, false_positive_weight: float = 0.5,
+              false_negative_weight: float = 0.5) -> tuple[int, int]:
+    """Bands and rows (bands * rows <= slots) that best separate pairs around ``threshold``.
+
+    As datasketch chooses them: the weighted areas under the probability of
+    becoming a candidate, 1 - (1 - s^r)^b, below the threshold (false
+    positives) and above it (false negatives), are minimised.
+    """
+    if not 0 < threshold < 1:
+        raise ValueError("the LSH threshold is a resemblance between 0 and 1")
+    best, best_cost = (1, slots), math.inf
+    below = np.linspace(0.0, threshold, 201)
+    above = np.linspace(threshold, 1.0, 201)
+    for bands in range(1, slots + 1):
+        for rows in range(1, slots // bands + 1):
+            fp = np.trapezoid(1 - (1 - below ** rows) ** bands, below)
+            fn = np.trapezoid((1 - above ** rows) ** bands, above)
+            cost = false_positive_weight * fp + false_negative_weight * fn
+            if cost < best_cost:
+                best, best_cost = (bands, rows), cost
+    return best
+
+
+def minhash_pairs(signatures: np.ndarray, min_resemblance: float = MINHASH_FLOOR
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs i < j whose estimated resemblance is at least ``min_resemblance``
+    (LSH candidates banded for :data:`MINHASH_FLOOR` or lower, verified), and the
+    difference of each in percent."""
+    signatures = np.ascontiguousarray(signatures, np.uint32)
+    n, slots = signatures.shape if signatures.ndim == 2 else (0, SLOTS)
+    if n < 2:
+        return np.zeros((0, 2), np.int64), np.zeros(0, np.float64)
+    # banded for the floor whatever the threshold: then a pair found at one threshold is
+    # found at every lower one, so one search and the slider agree with a search per value
+    bands, rows = _bands_for(min(max(min_resemblance, 0.01), MINHASH_FLOOR), slots)
+    keys = _band_keys(signatures, bands, rows)
+    candidates = []
+    for b in range(bands):
+        order = np.argsort(keys[:, b], kind="stable")
+        candidates.append(_same_key_pairs(keys[order, b], order))
+    codes = np.unique(np.concatenate(candidates))
+    pairs = np.stack([codes // n, codes % n], axis=1)
+    equal = _equal_slots(signatures, pairs)
+    needed = math.ceil(min_resemblance * slots - 1e-9)
+    keep = equal >= needed
+    return pairs[keep], 100.0 * (slots - equal[keep]) / slots
+
+
+_BANDS: dict[tuple[float, int], tuple[int, int]] = {}
+
+
+def _bands_for(threshold: float, slots: int) -> tuple[int, int]:
+    key = (round(threshold, 4), slots)
+    if key not in _BANDS:
+        _BANDS[key] = lsh_bands(key[0], slots)
+    return _BANDS[key]
+
+
+def _band_keys(signatures: np.ndarray, bands: int, rows: int) -> np.ndarray:
+    """One 64-bit key per file and band: a hash of the band's slots."""
+    keys = np.zeros((len(signatures), bands), np.uint64)
+    for r in range(rows):
+        column = signatures[:, r:bands * rows:rows].astype(np.uint64)
+        keys = (keys ^ column) * np.uint64(0x100000001B3)  # FNV-style fold
+        keys ^= keys >> np.uint64(29)
+    return keys
+
+
+@njit(nogil=True, cache=True)
+def _same_key_pairs(sorted_keys, order):
+    """Codes i * n + j (i < j) of every two files whose keys are equal."""
+    n = sorted_keys.shape[0]
+    count = 0
+    start = 0
+    for i in range(1, n + 1):
+        if i == n or sorted_keys[i] != sorted_keys[start]:
+            k = i - start
+            count += k * (k - 1) // 2
+            start = i
+    out = np.empty(count, np.int64)
+    m = 0
+    start = 0
+    for i in range(1, n + 1):
+        if i == n or sorted_keys[i] != sorted_keys[start]:
+            for x in range(start, i):
+                for y in range(x + 1, i):
+                    a, b = order[x], order[y]
+                    if a > b:
+                        a, b = b, a
+                    out[m] = a * n + b
+                    m += 1
+            start = i
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _equal_slots(signatures, pairs):
+    out = np.empty(pairs.shape[0], np.int64)
+    for p in range(pairs.shape[0]):
+        a = signatures[pairs[p, 0]]
+        b = signatures[pairs[p, 1]]
+        same = 0
+        for s in range(a.shape[0]):
+            same += a[s] == b[s]
+        out[p] = same
+    return out
+
+
+def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarray,
+                max_difference: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of class representatives of ``space`` (a SearchSpace) within
+    ``max_difference`` percent by ``method``, and their differences.
+
+    The rest of the paper's rules hold for every method: files below the
+    smallest similar size are only ever copies, sizes must be within the size
+    factor, and with the extension rule both files have the same extension.
+    """
+    first = space.classes.first
+    reps = first[space.sizes[first] >= max(space.min_similar_size, 1)]
+    if method == "simhash":
+        bits = min(int(math.floor(max_difference * 64 / 100 + 1e-9)), SIMHASH_MAX_BITS)
+        found, difference = simhash_pairs(simhashes[reps], bits)
+    elif method == "minhash":
+        floor = max(1.0 - max_difference / 100.0, 0.0)
+        found, difference = minhash_pairs(signatures[reps], floor)
+    else:
+        raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+    pairs = reps[found]
+    a, b = space.sizes[pairs[:, 0]], space.sizes[pairs[:, 1]]
+    keep = np.maximum(a, b) <= space.size_factor * np.minimum(a, b)
+    if space.extensions is not None:
+        keep &= space.ext_ids[pairs[:, 0]] == space.ext_ids[pairs[:, 1]]
+    return pairs[keep], difference[keep]
+
+
+def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> np.ndarray:
+    """The method's difference in percent between fingerprints a and b (elementwise,
+    broadcasting: one file against many works too)."""
+    if method == "simhash":
+        x = np.bitwise_xor(np.asarray(simhash_a, np.uint64), np.asarray(simhash_b, np.uint64))
+        return bits_to_difference(np.bitwise_count(x))
+    if method == "minhash":
+        return 100.0 * (np.asarray(signature_a) != np.asarray(signature_b)).mean(axis=-1)
+    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
