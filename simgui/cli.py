@@ -14,6 +14,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from simgui import __version__
 from simgui.core import keys as keys_module
 from simgui.core.progress import Cancelled, Progress
@@ -21,7 +23,8 @@ from simgui.core.scanner import ScanOptions, read_file, scan
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path
 from simgui.core import journal
 from simgui.core.fileops import Action, KeepRule, execute, plan_removal
-from simgui.core.analysis import find_groups
+from simgui.core import methods
+from simgui.core.analysis import MissingFingerprints, find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
@@ -71,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave out files smaller than SIZE (e.g. 1k, 2M)")
     p.add_argument("--follow-symlinks", action="store_true",
                    help="follow symbolic links (loops are detected and skipped)")
+    p.add_argument("--fingerprints", action="store_true",
+                   help="also compute the simhash and MinHash fingerprints that --method "
+                        "simhash|minhash needs (in the same read; about half as fast)")
     p.add_argument("--workers", type=int, default=0, metavar="N",
                    help="reader threads (default: one per CPU core)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, summary only")
@@ -97,6 +103,16 @@ def build_parser() -> argparse.ArgumentParser:
                              "with the same extension can be similar)")
     search.add_argument("--size-factor", type=float, default=DEFAULT_SIZE_FACTOR, metavar="F",
                         help=f"larger file at most F times the smaller (default {DEFAULT_SIZE_FACTOR})")
+    search.add_argument("--method", choices=methods.METHODS, default="paper",
+                        help="paper: keys and sum tables (default); simhash: 64-bit simhash "
+                             "fingerprints by Hamming distance; minhash: MinHash resemblance "
+                             "(both need 'simgui scan --fingerprints')")
+    search.add_argument("--threshold", type=float, metavar="N",
+                        help="simhash: differing bits allowed, 0 to "
+                             f"{methods.SIMHASH_MAX_BITS} (default "
+                             f"{methods.SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
+                             f"in percent, {methods.MINHASH_FLOOR * 100:g} to 100 (default "
+                             f"{methods.MINHASH_DEFAULT * 100:g})")
 
     p = commands.add_parser("pairs", parents=[db, search], help="list similar pairs",
                             description="Every similar pair among the stored files. k identical "
@@ -233,7 +249,8 @@ def cmd_scan(args) -> int:
     if args.workers < 0:
         raise CommandError("--workers must be 0 (automatic) or more")
     options = ScanOptions(excludes=tuple(args.exclude), min_size=args.min_size,
-                          follow_symlinks=args.follow_symlinks, workers=args.workers)
+                          follow_symlinks=args.follow_symlinks, workers=args.workers,
+                          fingerprints=args.fingerprints)
     line = _ProgressLine(args.quiet)
     with _open_store(args) as store:
         try:
@@ -309,32 +326,75 @@ def _print_inspection(info: dict) -> None:
 
 
 def _tolerances(args) -> Tolerances:
+    """The paper's tolerances, or for another method its threshold as a difference in
+    percent in the sum-table tolerance's place."""
     if args.size_factor < 1:
         raise CommandError("--size-factor must be at least 1")
-    return Tolerances(args.key_tolerance, args.sum_tolerance)
+    threshold = getattr(args, "threshold", None)
+    method = getattr(args, "method", "paper")
+    if method == "paper":
+        if threshold is not None:
+            raise CommandError("--threshold is for --method simhash or minhash; the paper's "
+                               "method takes --key-tolerance and --sum-tolerance")
+        return Tolerances(args.key_tolerance, args.sum_tolerance)
+    if method == "simhash":
+        bits = methods.SIMHASH_DEFAULT_BITS if threshold is None else threshold
+        if bits != int(bits) or not 0 <= bits <= methods.SIMHASH_MAX_BITS:
+            raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
+                               f"{methods.SIMHASH_MAX_BITS}")
+        return Tolerances(args.key_tolerance, float(methods.bits_to_difference(bits)))
+    resemblance = methods.MINHASH_DEFAULT * 100 if threshold is None else threshold
+    if not methods.MINHASH_FLOOR * 100 <= resemblance <= 100:
+        raise CommandError(f"--threshold for minhash is a resemblance from "
+                           f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
+    return Tolerances(args.key_tolerance,
+                      float(methods.resemblance_to_difference(resemblance / 100)))
+
+
+def _files(store: Store, args):
+    files = store.files()
+    if args.method != "paper" and len(files) and not files.fingerprinted.all():
+        raise CommandError(str(MissingFingerprints(int((~files.fingerprinted).sum()),
+                                                   args.method)))
+    return files
 
 
 def _groups(args, store: Store, references=()):
-    files = store.files()
+    files = _files(store, args)
     return files, find_groups(files, _tolerances(args), scheme=SCHEMES[args.scheme],
                               use_extensions=not args.no_extensions,
-                              size_factor=args.size_factor, references=references)
+                              size_factor=args.size_factor, references=references,
+                              method=args.method)
 
 
 def cmd_pairs(args) -> int:
     import csv
 
     with _open_store(args) as store:
-        files = store.files()
+        files = _files(store, args)
     tol = _tolerances(args)
+    fingerprint_method = args.method != "paper"
+    # a fingerprint method compares contents: only identical files share a class
+    hashes = (np.frombuffer(b"".join(h or bytes(16) for h in files.hashes), np.int64)
+              .reshape(-1, 2) if fingerprint_method else None)
     space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
                               extensions=None if args.no_extensions else files.extensions,
-                              size_factor=args.size_factor)
-    pairs = expand_pairs(space.classes, space.class_pairs(tol), expand_identical=False)
+                              size_factor=args.size_factor, class_extra=hashes)
+    if fingerprint_method:
+        rep_pairs, _ = methods.class_pairs(space, args.method, files.simhashes,
+                                           files.signatures, tol.sum)
+    else:
+        rep_pairs = space.class_pairs(tol)
+    pairs = expand_pairs(space.classes, rep_pairs, expand_identical=False)
     key_d, sum_d = pair_distances(space, pairs)
     identical, sim = identity_and_similarity(
         sum_d, files.sizes[pairs[:, 0]], files.sizes[pairs[:, 1]],
         [files.hashes[a] == files.hashes[b] for a, b in pairs.tolist()])
+    if fingerprint_method:  # the finding method's own measure
+        a, b = pairs[:, 0], pairs[:, 1]
+        difference = methods.differences(args.method, files.simhashes[a], files.signatures[a],
+                                         files.simhashes[b], files.signatures[b])
+        sim = np.where(identical, 100.0, np.minimum(100.0 - difference, 99.99))
     rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
              "key_distance": round(kd, 4), "sum_distance": sd, "similarity": round(sm, 2),
              "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
@@ -366,16 +426,23 @@ def cmd_similar(args) -> int:
 
     if not os.path.isfile(args.file):
         raise CommandError(f"no such file: {args.file}")
-    record = read_file(args.file)
+    fingerprint_method = args.method != "paper"
+    record = read_file(args.file, fingerprints=fingerprint_method)
     if record.error:
         raise CommandError(f"{args.file}: {record.error}", EXIT_SOME_FAILED)
     tol = _tolerances(args)
     with _open_store(args) as store:
-        files = store.files()
+        files = _files(store, args)
     me = os.path.abspath(args.file)
-    hits, distances = similar_to(record.sum_table, record.size, files, tol,
-                                 scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
-                                 extension=None if args.no_extensions else extension_of(me))
+    extension = None if args.no_extensions else extension_of(me)
+    if fingerprint_method:
+        hits, difference = _similar_by_fingerprints(record, files, args.method, tol.sum,
+                                                    args.size_factor, extension)
+        distances = np.abs(files.tables[hits] - record.sum_table).sum(axis=1)
+    else:
+        hits, distances = similar_to(record.sum_table, record.size, files, tol,
+                                     scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
+                                     extension=extension)
     keep = [k for k, i in enumerate(hits) if files.paths[i] != me]
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)
@@ -383,6 +450,11 @@ def cmd_similar(args) -> int:
     identical, sim = identity_and_similarity(
         distances, files.sizes[hits], record.size,
         [files.hashes[i] == record.content_hash for i in hits])
+    if fingerprint_method:
+        sim = np.where(identical, 100.0, np.minimum(100.0 - difference[keep], 99.99))
+        order = np.lexsort((-sim,))  # most similar first, like the paper's ranking
+        hits, distances, keys, identical, sim = (hits[order], distances[order], keys[order],
+                                                 identical[order], sim[order])
     rows = [{"path": files.paths[i], "size": int(files.sizes[i]), "identical": bool(same),
              "key_distance": round(float(abs(k - key)), 4), "sum_distance": int(d),
              "similarity": round(float(s_), 2)}
@@ -404,6 +476,21 @@ def cmd_similar(args) -> int:
             label = "identical" if r["identical"] else f"{r['similarity']:6.2f} %"
             print(f"{label:>10}  {format_bytes(r['size']):>9}  {r['path']}")
     return EXIT_OK
+
+
+def _similar_by_fingerprints(record, files, method: str, max_difference: float,
+                             size_factor: float, extension: str | None):
+    """Stored files within ``max_difference`` percent of one file by a fingerprint method
+    (one comparison per stored file: a query, not a search of all pairs)."""
+    difference = methods.differences(method, files.simhashes, files.signatures,
+                                     np.uint64(record.simhash), record.minhash)
+    big = np.maximum(files.sizes, record.size)
+    ok = (difference <= max_difference) & (big <= size_factor * np.minimum(files.sizes,
+                                                                           record.size))
+    if extension is not None:
+        ok &= np.array([e == extension for e in files.extensions], bool)
+    hits = np.flatnonzero(ok)
+    return hits, difference[hits]
 
 
 # -- remove, undo, journal ----------------------------------------------------

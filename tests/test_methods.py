@@ -1,0 +1,236 @@
+"""The simhash and MinHash methods: pair searches against brute force, and the same
+answers from the store, the analysis the window uses and the command line."""
+
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgui.cli import main
+from simgui.core import methods
+from simgui.core.analysis import Analysis, MissingFingerprints, SearchSettings, find_groups
+from simgui.core.fingerprints import SLOTS, fingerprints
+from simgui.core.scanner import ScanOptions, scan
+from simgui.core.simfind import SearchSpace, Tolerances
+from simgui.core.store import MINHASH_SLOTS, SCHEMA_VERSION, Store
+
+
+def brute_simhash(fps, bits):
+    out = []
+    for i in range(len(fps)):
+        for j in range(i + 1, len(fps)):
+            if bin(int(fps[i]) ^ int(fps[j])).count("1") <= bits:
+                out.append((i, j))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=40), st.integers(0, 6), st.data())
+def test_simhash_pairs_equal_brute_force(values, bits, data):
+    # near neighbours and duplicates, so that every distance up to the limit occurs
+    for v in list(values[:10]):
+        flips = data.draw(st.lists(st.integers(0, 63), max_size=bits + 1, unique=True))
+        values.append(v ^ sum(1 << f for f in flips))
+    fps = np.array(values, np.uint64)
+    pairs, difference = methods.simhash_pairs(fps, bits)
+    assert [tuple(p) for p in pairs.tolist()] == brute_simhash(fps, bits)
+    for (i, j), d in zip(pairs.tolist(), difference.tolist()):
+        assert d == pytest.approx(bin(int(fps[i]) ^ int(fps[j])).count("1") * 100 / 64)
+
+
+def test_simhash_refuses_distances_it_cannot_search():
+    with pytest.raises(ValueError):
+        methods.simhash_pairs(np.zeros(3, np.uint64), methods.SIMHASH_MAX_BITS + 1)
+
+
+def test_lsh_bands_fit_the_signature_and_centre_on_the_threshold():
+    for threshold in (0.3, 0.5, 0.6, 0.8, 0.9):
+        bands, rows = methods.lsh_bands(threshold)
+        assert bands * rows <= SLOTS
+        # the curve's steepest point, (1/b)^(1/r), sits near the threshold
+        assert abs((1 / bands) ** (1 / rows) - threshold) < 0.15
+    with pytest.raises(ValueError):
+        methods.lsh_bands(1.0)
+
+
+def signatures_with_planted_pairs(rng, n, resemblances):
+    sigs = rng.integers(0, 2**32, (n, SLOTS), dtype=np.uint32)
+    planted = []
+    for k, r in enumerate(resemblances):
+        a, b = 2 * k, 2 * k + 1
+        sigs[b] = sigs[a]
+        change = rng.choice(SLOTS, SLOTS - int(round(r * SLOTS)), replace=False)
+        sigs[b, change] = rng.integers(0, 2**32, len(change), dtype=np.uint32)
+        planted.append((a, b))
+    return sigs, planted
+
+
+def test_minhash_pairs_are_verified_and_find_the_clearly_similar():
+    rng = np.random.default_rng(5)
+    sigs, planted = signatures_with_planted_pairs(rng, 400, [1.0, 0.95, 0.9, 0.85, 0.8, 0.75,
+                                                             0.4, 0.3, 0.1])
+    pairs, difference = methods.minhash_pairs(sigs, 0.5)
+    equal = (sigs[pairs[:, 0]] == sigs[pairs[:, 1]]).sum(axis=1)
+    assert (equal >= 64).all()  # nothing below the threshold is reported
+    assert np.allclose(difference, 100 * (SLOTS - equal) / SLOTS)
+    found = {tuple(p) for p in pairs.tolist()}
+    assert set(planted[:6]) <= found  # resemblance >= 0.75: found
+    assert not set(planted[6:]) & found  # 0.4 and less: never
+    assert (pairs[:, 0] < pairs[:, 1]).all()
+
+
+def test_minhash_threshold_boundary_is_inclusive():
+    rng = np.random.default_rng(6)
+    sigs, planted = signatures_with_planted_pairs(rng, 4, [0.75])
+    equal = int((sigs[0] == sigs[1]).sum())
+    assert [tuple(p) for p in methods.minhash_pairs(sigs, equal / SLOTS)[0].tolist()] == planted
+    assert methods.minhash_pairs(sigs, (equal + 1) / SLOTS)[0].tolist() == []
+
+
+def test_the_store_spells_out_the_signature_length():
+    assert MINHASH_SLOTS == SLOTS
+
+
+@pytest.fixture
+def tree(tmp_path):
+    rng = np.random.default_rng(7)
+    root = tmp_path / "files"
+    root.mkdir()
+    for i in range(6):
+        base = rng.integers(0, 256, 20_000, dtype=np.uint8)
+        (root / f"f{i}.bin").write_bytes(base.tobytes())
+        edited = base.copy()
+        edited[rng.choice(len(base), 10, replace=False)] ^= 0x20
+        (root / f"f{i}~edit.bin").write_bytes(edited.tobytes())
+        if i % 2:
+            other = np.concatenate([base[:15_000], rng.integers(0, 256, 20, dtype=np.uint8),
+                                    base[15_000:]])
+            (root / f"f{i}~insert.bin").write_bytes(other.tobytes())
+    (root / "f0 copy.bin").write_bytes((root / "f0.bin").read_bytes())
+    (root / "small.txt").write_bytes(b"too small to be similar")
+    return root
+
+
+def scanned(tree, tmp_path, fingerprints_on=True):
+    store = Store(tmp_path / "s.sqlite3")
+    scan(store, [tree], ScanOptions(fingerprints=fingerprints_on))
+    return store
+
+
+def test_scan_stores_the_fingerprints_of_each_file(tree, tmp_path):
+    store = scanned(tree, tmp_path)
+    files = store.files()
+    assert files.fingerprinted.all()
+    for k, path in enumerate(files.paths):
+        simhash, signature = fingerprints(open(path, "rb").read())
+        assert int(files.simhashes[k]) == simhash  # all 64 bits, the top one too
+        assert files.signatures[k].tolist() == signature.tolist()
+
+
+def test_files_scanned_without_fingerprints_are_read_again_once(tree, tmp_path):
+    store = scanned(tree, tmp_path, fingerprints_on=False)
+    assert not store.files().fingerprinted.any()
+    report = scan(store, [tree], ScanOptions(fingerprints=True))
+    assert report.files_read == report.files_found
+    again = scan(store, [tree], ScanOptions(fingerprints=True))
+    assert again.files_read == 0 and again.files_unchanged == again.files_found
+    # a scan without fingerprints keeps those it has
+    scan(store, [tree], ScanOptions())
+    assert store.files().fingerprinted.all()
+
+
+def test_an_older_store_gains_empty_fingerprint_columns(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with Store(path) as store:
+        pass
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE files DROP COLUMN simhash")
+    db.execute("ALTER TABLE files DROP COLUMN minhash")
+    db.execute("INSERT INTO files (path, size, mtime_ns, device, inode, extension, tagset_id, "
+               "sum_table, content_hash, scanned_at) VALUES (x'2f61', 3, 1, 1, 1, '', 1, ?, ?, 0)",
+               (bytes(128), bytes(16)))
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        files = store.files()
+        assert files.paths == ["/a"] and not files.fingerprinted.any()
+
+
+@pytest.mark.parametrize("method", ["simhash", "minhash"])
+def test_groups_hold_each_edit_with_its_source(tree, tmp_path, method):
+    files = scanned(tree, tmp_path).files()
+    groups = find_groups(files, Tolerances(0, methods.default_difference(method)), method=method)
+    members = sorted(sorted(m.path.rsplit("/", 1)[1] for m in g.files) for g in groups)
+    assert members == sorted(
+        sorted([f"f{i}.bin", f"f{i}~edit.bin"] + ([f"f{i}~insert.bin"] if i % 2 else [])
+               + (["f0 copy.bin"] if i == 0 else [])) for i in range(6))
+    for g in groups:
+        for m in g.members:
+            if m.identical:
+                assert m.similarity == 100
+            else:
+                assert 100 - methods.default_difference(method) <= m.similarity < 100
+
+
+@pytest.mark.parametrize("method", ["simhash", "minhash"])
+def test_slider_counts_and_groups_equal_a_search_at_each_difference(tree, tmp_path, method):
+    files = scanned(tree, tmp_path).files()
+    analysis = Analysis.build(files, SearchSettings(method=method))
+    space = SearchSpace.build(files.sizes, files.tables, extensions=files.extensions,
+                              class_extra=analysis.hashes)
+    n = len(files)
+    a, b = np.triu_indices(n, 1)
+    difference = methods.differences(method, files.simhashes[a], files.signatures[a],
+                                     files.simhashes[b], files.signatures[b])
+    same_ext = np.array([files.extensions[i] == files.extensions[j] for i, j in zip(a, b)])
+    big = np.maximum(files.sizes[a], files.sizes[b])
+    eligible = (same_ext & (big <= 1.5 * np.minimum(files.sizes[a], files.sizes[b]))
+                & (np.minimum(files.sizes[a], files.sizes[b]) >= 64))
+    identical = (analysis.hashes[a] == analysis.hashes[b]).all(axis=1)
+    assert len(space.classes.first) < n  # the copy makes a class
+    for step in (0.0, 3.125, 10.0, methods.ceiling_difference(method)):
+        tolerances = Tolerances(0, step)
+        counts, table = analysis.at(tolerances)
+        expected = int((identical | (eligible & (difference <= step))).sum())
+        assert counts.sum_hits == expected
+        one_search = find_groups(files, tolerances, method=method)
+        assert [[m.path for m in g.files] for g in table.groups()] == \
+            [[m.path for m in g.files] for g in one_search]
+
+
+def test_a_method_without_fingerprints_says_how_to_get_them(tree, tmp_path):
+    files = scanned(tree, tmp_path, fingerprints_on=False).files()
+    with pytest.raises(MissingFingerprints, match="--fingerprints"):
+        Analysis.build(files, SearchSettings(method="minhash"))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_command_line_methods(tree, tmp_path, capsys):
+    db = str(tmp_path / "cli.sqlite3")
+    assert run(capsys, "scan", "--db", db, "-q", str(tree))[0] == 0
+    code, _, err = run(capsys, "pairs", "--db", db, "--method", "simhash")
+    assert code == 2 and "scan --fingerprints" in err
+    assert run(capsys, "scan", "--db", db, "-q", "--fingerprints", str(tree))[0] == 0
+    code, out, _ = run(capsys, "pairs", "--db", db, "--method", "minhash", "--format", "json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    names = {tuple(sorted(r[k].rsplit("/", 1)[1] for k in ("path_a", "path_b"))) for r in rows}
+    assert ("f2.bin", "f2~edit.bin") in names and code == 0
+    assert all(r["similarity"] >= 60 for r in rows)
+    code, out, _ = run(capsys, "similar", "--db", db, "--method", "simhash",
+                       str(tree / "f3.bin"), "--format", "json")
+    hits = [json.loads(line)["path"].rsplit("/", 1)[1] for line in out.splitlines()]
+    assert sorted(hits) == ["f3~edit.bin", "f3~insert.bin"]
+    for bad in (["--method", "simhash", "--threshold", "9"],
+                ["--method", "simhash", "--threshold", "2.5"],
+                ["--method", "minhash", "--threshold", "40"], ["--threshold", "3"]):
+        code, _, err = run(capsys, "groups", "--db", db, *bad)
+        assert code == 2 and "--threshold" in err
