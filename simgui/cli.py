@@ -354,8 +354,8 @@ def _tolerances(args) -> Tolerances:
 def _files(store: Store, args):
     files = store.files()
     if args.method != "paper" and len(files) and not files.fingerprinted.all():
-        raise CommandError(str(MissingFingerprints(int((~files.fingerprinted).sum()),
-                                                   args.method)))
+        missing = MissingFingerprints(int((~files.fingerprinted).sum()), args.method)
+        raise CommandError(f"{missing} (simgui scan --fingerprints FOLDER)")
     return files
 
 

@@ -204,7 +204,7 @@ def test_slider_counts_and_groups_equal_a_search_at_each_difference(tree, tmp_pa
 
 def test_a_method_without_fingerprints_says_how_to_get_them(tree, tmp_path):
     files = scanned(tree, tmp_path, fingerprints_on=False).files()
-    with pytest.raises(MissingFingerprints, match="--fingerprints"):
+    with pytest.raises(MissingFingerprints, match="scan again"):
         Analysis.build(files, SearchSettings(method="minhash"))
 
 
@@ -234,3 +234,25 @@ def test_command_line_methods(tree, tmp_path, capsys):
                 ["--method", "minhash", "--threshold", "40"], ["--threshold", "3"]):
         code, _, err = run(capsys, "groups", "--db", db, *bad)
         assert code == 2 and "--threshold" in err
+
+
+@pytest.mark.parametrize("method", ["simhash", "minhash"])
+def test_histograms_count_every_pair_once(method):
+    rng = np.random.default_rng(8)
+    n = 50
+    simhashes = rng.integers(0, 2**63, n, dtype=np.uint64)
+    signatures = rng.integers(0, 2**32, (n, SLOTS), dtype=np.uint32)
+    signatures[1] = signatures[0]
+    simhashes[1] = simhashes[0]
+    sampled = methods.distance_histogram(method, simhashes, signatures, sample=20_000)
+    assert sampled.sum() == pytest.approx(n * (n - 1) / 2)
+    assert len(sampled) == len(methods.distance_bins(method))
+    a, b = np.triu_indices(n, 1)
+    difference = methods.differences(method, simhashes[a], signatures[a], simhashes[b],
+                                     signatures[b])
+    exact = methods.pair_histogram(method, difference, np.ones(len(a)))
+    assert exact.sum() == len(a)
+    same = methods.distance_bins(method) == (0 if method == "simhash" else 100)
+    assert exact[same][0] == 1  # the planted pair, and random ones are never that close
+    # the sample puts its weight where the exact histogram has it
+    assert abs(np.argmax(sampled) - np.argmax(exact)) <= 2

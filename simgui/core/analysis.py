@@ -48,8 +48,8 @@ class MissingFingerprints(ValueError):
     """A fingerprint method was asked for files scanned without fingerprints."""
 
     def __init__(self, missing: int, method: str):
-        super().__init__(f"{missing} files have no {method} fingerprints yet: scan their "
-                         "folders again with fingerprints on (simgui scan --fingerprints)")
+        super().__init__(f"{missing:,} files have no fingerprints for the {method} method "
+                         "yet: scan again to compute them")
         self.missing = missing
 
 

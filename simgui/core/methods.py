@@ -216,3 +216,41 @@ def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> 
     if method == "minhash":
         return 100.0 * (np.asarray(signature_a) != np.asarray(signature_b)).mean(axis=-1)
     raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+
+
+def distance_bins(method: str) -> np.ndarray:
+    """The x values of :func:`distance_histogram`: bits 0..64 for simhash, resemblance in
+    percent (in 128ths) for MinHash."""
+    if method == "simhash":
+        return np.arange(65, dtype=np.float64)
+    return 100.0 * np.arange(SLOTS + 1) / SLOTS
+
+
+def _bin_of(method: str, difference: np.ndarray) -> np.ndarray:
+    if method == "simhash":
+        return np.rint(np.asarray(difference) * 64 / 100).astype(np.int64)
+    return np.rint((100.0 - np.asarray(difference)) * SLOTS / 100).astype(np.int64)
+
+
+def distance_histogram(method: str, simhashes: np.ndarray, signatures: np.ndarray, *,
+                       sample: int = 200_000, seed: int = 0) -> np.ndarray:
+    """Estimated file pairs at each of :func:`distance_bins`, over all n(n-1)/2 pairs of
+    these files, from a random sample of pairs: what "8 bits apart" means for them."""
+    n = len(simhashes)
+    bins = distance_bins(method)
+    if n < 2:
+        return np.zeros(len(bins))
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n, sample)
+    b = rng.integers(0, n - 1, sample)
+    b += b >= a  # a second, different file
+    difference = differences(method, simhashes[a], signatures[a], simhashes[b], signatures[b])
+    counts = np.bincount(_bin_of(method, difference), minlength=len(bins)).astype(np.float64)
+    return counts * (n * (n - 1) / 2) / sample
+
+
+def pair_histogram(method: str, difference: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """File pairs at each of :func:`distance_bins`, from pairs' differences and weights."""
+    bins = distance_bins(method)
+    return np.bincount(_bin_of(method, difference), weights=weight,
+                       minlength=len(bins)).astype(np.float64)[:len(bins)]

@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simgui.core.methods import MINHASH_DEFAULT, SIMHASH_DEFAULT_BITS
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
 )
@@ -43,6 +44,9 @@ class Settings:
     scheme: str = "skew"  # a name in keys.SCHEMES, or "custom"
     custom_weights: dict[str, float] = field(default_factory=dict)  # tag hex -> weight
     use_extensions: bool = True
+    method: str = "paper"  # one of methods.METHODS
+    simhash_bits: int = SIMHASH_DEFAULT_BITS  # simhash: differing bits allowed
+    minhash_resemblance: float = MINHASH_DEFAULT * 100  # MinHash: smallest resemblance, percent
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # see analysis.REFERENCE_RULES
     default_action: str = "trash"  # what Delete does to marked files: "trash" or "move"

@@ -733,3 +733,143 @@ class ToleranceChart(QWidget):
         side = (1, 0.5) if x > (low + high) / 2 else (0, 0.5)
         line.label.anchors = [side, side]
         line.label.setFormat(text)  # takes effect only while the line is visible
+
+
+# --- fingerprint distances --------------------------------------------------------------
+
+
+class DistanceChart(QWidget):
+    """How far apart the user's files are by a fingerprint method: a sample of all pairs
+    against the pairs found, with the threshold marked, so a threshold can be set where
+    the two part."""
+
+    EMPTY_TEXT = ("Choose the simhash or MinHash method (Tolerances › Method) to see how far "
+                  "apart your files are")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.method: str | None = None
+        self._bars: list[pg.BarGraphItem] = []
+        self._build()
+        self._apply_theme()
+        self.clear()
+
+    def set_data(self, method: str, x: np.ndarray, sampled: np.ndarray,
+                 found: np.ndarray) -> None:
+        """``sampled``: estimated pairs at each x over all pairs; ``found``: pairs found."""
+        self.method = method
+        self.x, self.sampled, self.found = (np.asarray(x, np.float64),
+                                            np.asarray(sampled, np.float64),
+                                            np.asarray(found, np.float64))
+        item = self._plot.getPlotItem()
+        for bar in self._bars:
+            item.removeItem(bar)
+        width = 0.9 if method == "simhash" else 0.9 * 100 / (len(x) - 1)
+        background, foreground = _theme_colours(self)
+        self._bars = []
+        for counts, colour, name in ((self.sampled, PALETTE[0], "all pairs (estimated from a "
+                                      "sample)"), (self.found, PALETTE[3], "pairs found")):
+            shown = counts >= 1
+            bar = pg.BarGraphItem(x=self.x[shown], height=np.log10(counts[shown]),
+                                  width=width, brush=pg.mkBrush(colour), pen=None, name=name)
+            item.addItem(bar)
+            self._bars.append(bar)
+        self._legend.clear()
+        for bar in self._bars:
+            self._legend.addItem(bar, bar.opts["name"])
+        self._legend.setLabelTextColor(foreground)
+        item.setLabel("bottom", "Differing bits" if method == "simhash"
+                      else "Estimated resemblance (%)")
+        item.setXRange(float(self.x[0]), float(self.x[-1]), padding=0.02)
+        top = np.log10(max(self.sampled.max(initial=1), self.found.max(initial=1), 1.0))
+        item.setYRange(0, top + 0.3, padding=0)
+        item.getAxis("left").setStyle(showValues=True)
+        self._overlay.hide()
+        self._legend.show()
+        total = self.sampled.sum()
+        self._note.setText(
+            f"Bars: file pairs at each {'distance' if method == 'simhash' else 'resemblance'}"
+            f" (log scale); {total:,.0f} pairs in all. Unrelated files gather "
+            + ("on the right, around 32 bits; near copies on the left, near 0."
+               if method == "simhash" else "on the left; near copies on the right, near 100 %."))
+        self._draw_marker()
+
+    def set_threshold(self, value: float | None) -> None:
+        """Bits (simhash) or resemblance percent (MinHash) the slider is at."""
+        self._threshold = value
+        self._draw_marker()
+
+    def clear(self) -> None:
+        self.method = None
+        item = self._plot.getPlotItem()
+        for bar in self._bars:
+            item.removeItem(bar)
+        self._bars = []
+        self._threshold = None
+        self._legend.clear()
+        self._legend.hide()
+        self._note.clear()
+        self._overlay.show()
+        item.getAxis("left").setStyle(showValues=False)
+        self._draw_marker()
+
+    @property
+    def is_empty(self) -> bool:
+        return self.method is None
+
+    @property
+    def marker(self) -> pg.InfiniteLine:
+        return self._line
+
+    @property
+    def note_text(self) -> str:
+        return self._note.text()
+
+    def _build(self) -> None:
+        self._plot = _make_plot(_Axis("bottom", _compact), _Axis("left", _compact),
+                                "Differing bits", "File pairs (log scale)")
+        item = self._plot.getPlotItem()
+        item.getAxis("left").setLogMode(True)
+        item.setMouseEnabled(x=False, y=False)
+        item.hideButtons()
+        self._legend = item.addLegend(offset=(-10, 10))
+        self._line = pg.InfiniteLine(angle=90, movable=False, label="",
+                                     labelOpts={"position": 0.9,
+                                                "anchors": [(0, 0.5), (0, 0.5)]})
+        self._line.setZValue(5)
+        item.addItem(self._line, ignoreBounds=True)
+        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+        self._note = _small_label()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(QLabel("<b>Fingerprint distances between your files</b>"))
+        layout.addWidget(self._plot, 1)
+        layout.addWidget(self._note)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        background, foreground = _theme_colours(self)
+        _apply_theme(self._plot, background, foreground)
+        self._legend.setLabelTextColor(foreground)
+        self._legend.setBrush(pg.mkBrush(_mix(background, foreground, 0.04)))
+        self._legend.setPen(pg.mkPen(_mix(background, foreground, 0.3)))
+        self._line.setPen(pg.mkPen(_mix(background, foreground, 0.55), width=2,
+                                   style=Qt.PenStyle.DashLine))
+        self._line.label.setColor(foreground)
+
+    def _draw_marker(self) -> None:
+        if self.method is None or self._threshold is None:
+            self._line.hide()
+            return
+        self._line.show()
+        self._line.setValue(self._threshold)
+        text = (f"≤ {self._threshold:g} bits" if self.method == "simhash"
+                else f"≥ {self._threshold:g} %")
+        # the label goes on the side with room for it
+        side = (1, 0.5) if self.method == "minhash" else (0, 0.5)
+        self._line.label.anchors = [side, side]
+        self._line.label.setFormat(text)

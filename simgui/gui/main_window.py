@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui import __version__
+from simgui.core import methods
 from simgui.core.analysis import Analysis, SearchSettings
 from simgui.core.fileops import Action, Plan, plan_marked
 from simgui.core.groups import GroupTable
@@ -29,7 +30,7 @@ from simgui.core.store import default_db_path
 from simgui.core.tolerance_stats import TOLERANCE_STEPS
 from simgui.core.units import format_bytes, format_duration, format_rate
 from simgui.gui import jobs
-from simgui.gui.charts import KeySpaceChart, ToleranceChart
+from simgui.gui.charts import DistanceChart, KeySpaceChart, ToleranceChart
 from simgui.gui.details import DetailsPanel, FileDetails
 from simgui.gui.folders import FoldersPanel
 from simgui.gui.groups_model import GroupsModel
@@ -51,7 +52,7 @@ class MainWindow(QMainWindow):
         self.table: GroupTable | None = None
         self.tasks = Tasks(self)  # store work, one job at a time
         self.readers = Tasks(self)  # reading files for the details panel
-        self._pending_tolerances: Tolerances | None = None
+        self._tolerances_pending = False
         self._chart_stale = True
         self._last_undoable = None  # the journal batch Undo would put back
         self._stale = False  # folders or references changed while a job ran
@@ -89,10 +90,12 @@ class MainWindow(QMainWindow):
         self.details = DetailsPanel()
         self.key_chart = KeySpaceChart()
         self.tolerance_chart = ToleranceChart()
+        self.distance_chart = DistanceChart()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.details, "Details")
         self.tabs.addTab(self.key_chart, "Key space")
         self.tabs.addTab(self.tolerance_chart, "Tolerance curves")
+        self.tabs.addTab(self.distance_chart, "Fingerprint distances")
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.groups)
         splitter.addWidget(self.tabs)
@@ -240,6 +243,10 @@ class MainWindow(QMainWindow):
         self.tolerance.set_scheme_name(s.scheme if s.scheme in ("skew", "uniform", "custom")
                                        else "skew")
         self.tolerance.extensions.setChecked(s.use_extensions)
+        self.tolerance.set_thresholds(
+            min(max(s.simhash_bits, 0), methods.SIMHASH_MAX_BITS),
+            min(max(s.minhash_resemblance, methods.MINHASH_FLOOR * 100), 100.0))
+        self.tolerance.set_method_name(s.method if s.method in methods.METHODS else "paper")
         self.tolerance.blockSignals(False)
         self._last_scheme = self.tolerance.scheme_name()
         geometry = s.window.get("geometry")
@@ -251,10 +258,13 @@ class MainWindow(QMainWindow):
 
     def current_settings(self, with_marks: bool = False) -> Settings:
         t = self.tolerance.tolerances()
+        thresholds = self.tolerance.thresholds()
         return Settings(
             folders=self.folders.folders(), references=self.folders.references(),
             excludes=self.folders.exclude_patterns(), min_size=self.folders.minimum_size(),
-            key_tolerance=t.key, sum_tolerance=t.sum,
+            key_tolerance=t.key, sum_tolerance=self.tolerance.sum.value(),
+            method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
+            minhash_resemblance=float(thresholds["minhash"]),
             size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
             custom_weights=self.settings.custom_weights,
             use_extensions=self.tolerance.extensions.isChecked(),
@@ -282,11 +292,13 @@ class MainWindow(QMainWindow):
                               size_factor=self.tolerance.size_factor.value(),
                               references=tuple(self.folders.references()),
                               min_similar_size=self.settings.min_similar_size,
-                              reference_rule=self.settings.reference_rule)
+                              reference_rule=self.settings.reference_rule,
+                              method=self.tolerance.method_name())
 
     def scan_options(self) -> ScanOptions:
         return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
-                           min_size=self.folders.minimum_size(), workers=self.settings.workers)
+                           min_size=self.folders.minimum_size(), workers=self.settings.workers,
+                           fingerprints=self.tolerance.method_name() != "paper")
 
     def closeEvent(self, event) -> None:
         if self.tasks.busy:
@@ -400,9 +412,10 @@ class MainWindow(QMainWindow):
         self._last_undoable = results.last_undoable
         if results.batch is not None or results.undone is not None:
             self.model.clear_marks()  # files moved back must not come back ticked
-        self.tolerance.blockSignals(True)
-        self.tolerance.set_key_ceiling(results.analysis.stats.max_key)
-        self.tolerance.blockSignals(False)
+        if results.analysis.settings.method == "paper":
+            self.tolerance.blockSignals(True)
+            self.tolerance.set_key_ceiling(results.analysis.stats.max_key)
+            self.tolerance.blockSignals(False)
         self._chart_stale = True
         self._update_curve()
         self._apply_tolerances(self.tolerance.tolerances())
@@ -448,22 +461,30 @@ class MainWindow(QMainWindow):
         else:
             self.groups.set_empty_text(
                 "<h3>No identical or similar files</h3><p>Nothing matches at these tolerances. "
-                "Raise the sum-table tolerance to find files that differ more.</p>")
+                + ("Raise the sum-table tolerance" if self.tolerance.method_name() == "paper"
+                   else "Move the threshold to the right")
+                + " to find files that differ more.</p>")
 
-    def _tolerances_changed(self, tolerances: Tolerances) -> None:
-        # coalesce a burst of slider moves into one update with the latest value
-        self._pending_tolerances = tolerances
+    def _tolerances_changed(self, _tolerances: Tolerances) -> None:
+        # coalesce a burst of slider moves into one update
+        self._tolerances_pending = True
         self._tolerance_timer.start()
 
     def _apply_pending_tolerances(self) -> None:
-        if self._pending_tolerances is not None:
-            self._apply_tolerances(self._pending_tolerances)
+        if self._tolerances_pending:
+            # the panel's values now, not those of the burst: the method may have changed
+            self._tolerances_pending = False
+            self._apply_tolerances(self.tolerance.tolerances())
 
     def _apply_tolerances(self, tolerances: Tolerances) -> None:
         self.tolerance_chart.set_position(tolerances.key, tolerances.sum)
+        if not self.distance_chart.is_empty:
+            self.distance_chart.set_threshold(self.tolerance.threshold.value())
         if self.analysis is None:
             self.tolerance.show_counts(None)
             return
+        if self.analysis.settings.method != self.tolerance.method_name():
+            return  # another method's search is on its way; its results apply the sliders
         current = self.groups.current_path()
         counts, self.table = self.analysis.at(tolerances)
         self.tolerance.show_counts(counts)
@@ -490,7 +511,9 @@ class MainWindow(QMainWindow):
         self.groups.select_file(f)
 
     def _update_curve(self) -> None:
-        if self.analysis is None or len(self.analysis.files) < 2:
+        self._update_distances()
+        if (self.analysis is None or len(self.analysis.files) < 2
+                or self.analysis.settings.method != "paper"):
             self.tolerance_chart.clear()
             return
         steps = TOLERANCE_STEPS[::3]
@@ -498,6 +521,20 @@ class MainWindow(QMainWindow):
         self.tolerance_chart.set_curve(self.analysis.curve(steps))
         t = self.tolerance.tolerances()
         self.tolerance_chart.set_position(t.key, t.sum)
+
+    def _update_distances(self) -> None:
+        analysis = self.analysis
+        if analysis is None or len(analysis.files) < 2 or analysis.settings.method == "paper":
+            self.distance_chart.clear()
+            return
+        method, files, stats = analysis.settings.method, analysis.files, analysis.stats
+        sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
+        # each pair is in two adjacency lists; copies inside a class are at distance 0
+        found = methods.pair_histogram(method, stats.hit_sum, stats.weight / 2)
+        found[methods.distance_bins(method) == (0 if method == "simhash" else 100)] += \
+            stats.within
+        self.distance_chart.set_data(method, methods.distance_bins(method), sampled, found)
+        self.distance_chart.set_threshold(self.tolerance.threshold.value())
 
     def _refresh_key_chart_if_shown(self) -> None:
         if self.tabs.currentWidget() is self.key_chart and self._chart_stale:
@@ -522,6 +559,13 @@ class MainWindow(QMainWindow):
                                                      self.table.start[group + 1]])
 
     def _search_changed(self) -> None:
+        method = self.tolerance.method_name()
+        if method != "paper" and self.analysis is not None:
+            fingerprinted = self.analysis.files.fingerprinted
+            if fingerprinted is None or not fingerprinted.all():
+                # the fingerprints come from reading the files: only those without them
+                self.start_scan()
+                return
         scheme = self.tolerance.scheme_name()
         if scheme == "custom" and (self._last_scheme != "custom"
                                    or not self.settings.custom_weights):

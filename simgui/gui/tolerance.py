@@ -1,4 +1,5 @@
-"""The tolerance panel: sliders for key and sum-table tolerance, search options, hit counts."""
+"""The tolerance panel: the method, its sliders (key and sum-table tolerance, or a
+fingerprint method's threshold), search options, hit counts."""
 
 from __future__ import annotations
 
@@ -8,10 +9,22 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from simgui.core import methods
 from simgui.core.simfind import Tolerances
 from simgui.core.tolerance_stats import TOLERANCE_STEPS, HitCounts
 
 SCHEME_NAMES = {"skew": "Skew (the paper's key)", "uniform": "Uniform", "custom": "Custom…"}
+METHOD_NAMES = {"paper": "Sum tables (the paper's method)",
+                "simhash": "Simhash fingerprints",
+                "minhash": "MinHash resemblance"}
+METHOD_TIPS = {
+    "paper": "Keys and sum tables of tag counts (Sadowski and Levin): fast to compute, found "
+             "while scanning",
+    "simhash": "64-bit fingerprints of each file's content, compared bit by bit. Needs "
+               "fingerprints: the folders are read once more the first time",
+    "minhash": "The share of content pieces two files have in common: finds the most edits. "
+               "Needs fingerprints: the folders are read once more the first time",
+}
 
 
 def nearest_step(value: float) -> int:
@@ -61,6 +74,60 @@ class LogSlider(QWidget):
         self.value_changed.emit(value)
 
 
+class ThresholdSlider(QWidget):
+    """A fingerprint method's threshold: whole bits for simhash, resemblance for MinHash."""
+
+    value_changed = Signal(float)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.label = QLabel()
+        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("≥ 100 %") + 6)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.label)
+        self.method = "simhash"
+        self.slider.valueChanged.connect(self._moved)
+        self.set_method("simhash")
+
+    def set_method(self, method: str) -> None:
+        """simhash: 0 .. 8 bits; minhash: resemblance 100 % down to 50 % (right: more
+        different, like the tolerance sliders)."""
+        self.method = method
+        self.slider.blockSignals(True)
+        if method == "simhash":
+            self.slider.setRange(0, methods.SIMHASH_MAX_BITS)
+            self.slider.setPageStep(1)
+        else:
+            self.slider.setRange(0, round(100 - methods.MINHASH_FLOOR * 100))
+            self.slider.setPageStep(5)
+        self.slider.blockSignals(False)
+        self._moved(self.slider.value())
+
+    def value(self) -> float:
+        """Bits (simhash) or resemblance in percent (minhash)."""
+        v = self.slider.value()
+        return float(v) if self.method == "simhash" else 100.0 - v
+
+    def set_value(self, value: float) -> None:
+        self.slider.setValue(round(value) if self.method == "simhash" else round(100 - value))
+
+    def difference(self) -> float:
+        """The threshold as the method's difference in percent (what the analysis takes)."""
+        if self.method == "simhash":
+            return float(methods.bits_to_difference(self.value()))
+        return float(methods.resemblance_to_difference(self.value() / 100))
+
+    def _moved(self, _position: int) -> None:
+        v = self.value()
+        self.label.setText(f"≤ {v:.0f} bit{'s' if v != 1 else ''}" if self.method == "simhash"
+                           else f"≥ {v:.0f} %")
+        self.value_changed.emit(v)
+
+
 class TolerancePanel(QGroupBox):
     """Tolerances (applied at once, no new search) and search options (a new search)."""
 
@@ -69,6 +136,14 @@ class TolerancePanel(QGroupBox):
 
     def __init__(self, parent=None):
         super().__init__("Tolerances", parent)
+        self.method = QComboBox()
+        for name, label in METHOD_NAMES.items():
+            self.method.addItem(label, name)
+            self.method.setItemData(self.method.count() - 1, METHOD_TIPS[name],
+                                    Qt.ItemDataRole.ToolTipRole)
+        self.method.setToolTip("How files are compared")
+        self.threshold = ThresholdSlider()
+        self.threshold.setToolTip("How different two files may be and still count as similar")
         self.key = LogSlider()
         self.key.setToolTip("How far apart two files' keys may be, in percent of the larger "
                             "file's size: the first, fast filter")
@@ -97,9 +172,11 @@ class TolerancePanel(QGroupBox):
         self.counts.setTextFormat(Qt.TextFormat.RichText)
         self.counts.setWordWrap(True)
 
-        form = QFormLayout()
+        form = self.form = QFormLayout()
+        form.addRow("Method", self.method)
         form.addRow("Key tolerance", self.key)
         form.addRow("Sum-table tolerance", self.sum)
+        form.addRow("Threshold", self.threshold)
         form.addRow("Size factor", self.size_factor)
         form.addRow("Key scheme", self.scheme)
         layout = QVBoxLayout(self)
@@ -110,16 +187,57 @@ class TolerancePanel(QGroupBox):
 
         self.key.value_changed.connect(self._tolerances_moved)
         self.sum.value_changed.connect(self._tolerances_moved)
+        self.threshold.value_changed.connect(self._tolerances_moved)
+        self.method.activated.connect(self._method_chosen)
+        self._thresholds = {"simhash": float(methods.SIMHASH_DEFAULT_BITS),
+                            "minhash": methods.MINHASH_DEFAULT * 100}
+        self._show_method_rows()
         self.size_factor.editingFinished.connect(lambda: self.search_changed.emit())
         self.scheme.activated.connect(lambda _i: self.search_changed.emit())
         self.extensions.toggled.connect(lambda _on: self.search_changed.emit())
 
+    def method_name(self) -> str:
+        return self.method.currentData()
+
+    def set_method_name(self, name: str) -> None:
+        self.method.setCurrentIndex(max(self.method.findData(name), 0))
+        self._show_method_rows()
+
     def tolerances(self) -> Tolerances:
-        return Tolerances(self.key.value(), self.sum.value())
+        """The paper's tolerances, or with a fingerprint method its threshold as a difference
+        in the sum-table tolerance's place."""
+        if self.method_name() == "paper":
+            return Tolerances(self.key.value(), self.sum.value())
+        return Tolerances(self.key.value(), self.threshold.difference())
 
     def set_tolerances(self, tolerances: Tolerances) -> None:
         self.key.set_value(tolerances.key)
         self.sum.set_value(tolerances.sum)
+
+    def _show_method_rows(self) -> None:
+        method = self.method_name()
+        paper = method == "paper"
+        for widget in (self.key, self.sum, self.scheme):
+            self.form.setRowVisible(widget, paper)
+        self.form.setRowVisible(self.threshold, not paper)
+        if not paper:
+            self.threshold.blockSignals(True)  # the label follows; no search is asked for
+            self.threshold.set_method(method)
+            self.threshold.set_value(self._thresholds[method])
+            self.threshold.blockSignals(False)
+
+    def set_thresholds(self, simhash_bits: float, minhash_resemblance: float) -> None:
+        self._thresholds = {"simhash": simhash_bits, "minhash": minhash_resemblance}
+        self._show_method_rows()
+
+    def thresholds(self) -> dict[str, float]:
+        """Each method's threshold, kept while the user switches: bits for simhash,
+        resemblance in percent for MinHash."""
+        return dict(self._thresholds)
+
+    def _method_chosen(self, _index: int) -> None:
+        self._show_method_rows()
+        self.search_changed.emit()
 
     def scheme_name(self) -> str:
         return self.scheme.currentData()
@@ -142,10 +260,16 @@ class TolerancePanel(QGroupBox):
         if counts is None:
             self.counts.setText("<i>Counts appear after a scan.</i>")
             return
+        if self.method_name() != "paper":
+            self.counts.setText(f"<b>{counts.groups:,}</b> groups<br>"
+                                f"{counts.sum_hits:,} similar pairs of {counts.all_pairs:,}")
+            return
         self.counts.setText(
             f"<b>{counts.groups:,}</b> groups<br>"
             f"{counts.sum_hits:,} similar pairs (sum-table hits)<br>"
             f"{counts.key_hits:,} key hits of {counts.all_pairs:,} pairs")
 
     def _tolerances_moved(self, _value: float) -> None:
+        if self.method_name() != "paper":
+            self._thresholds[self.method_name()] = self.threshold.value()
         self.tolerances_changed.emit(self.tolerances())

@@ -1,0 +1,105 @@
+"""The fingerprint methods in the window: choose one, the files are fingerprinted once,
+the threshold slider drives groups and counts, the distance chart shows the files."""
+
+import numpy as np
+import pytest
+
+from simgui.core import methods
+from simgui.core.settings import load_settings
+from simgui.gui.main_window import MainWindow
+from tests.test_gui_window import WAIT_MS, make_tree, scan
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(settings_path=str(tmp_path / "settings.json"))
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    return w
+
+
+def choose(qtbot, w, method):
+    box = w.tolerance.method
+    index = box.findData(method)
+    box.setCurrentIndex(index)
+    with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        box.activated.emit(index)
+    assert w.analysis is not None and w.analysis.settings.method == method, \
+        w.status_text.text()
+
+
+def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    assert not window.analysis.files.fingerprinted.any()  # the paper's method needs none
+    assert window.tolerance.key.isVisible() and not window.tolerance.threshold.isVisible()
+
+    choose(qtbot, window, "minhash")
+    assert window.analysis.files.fingerprinted.all()
+    assert window.scan_options().fingerprints
+    assert window.tolerance.threshold.isVisible() and not window.tolerance.key.isVisible()
+    assert window.tolerance.threshold.label.text() == "≥ 60 %"
+    model = window.model
+    assert model.rowCount() == 6  # each original with its copy and its edited copy
+    assert all(model.rowCount(model.index(r, 0)) == 3 for r in range(6))
+    assert "6</b> groups" in window.tolerance.counts.text()
+
+    # at 100 % resemblance: only files whose signatures agree in every slot (a 10-byte
+    # edit of 20 KB often does); the counts follow the slider
+    window.tolerance.threshold.set_value(100)
+    expected = window.analysis.counts(window.tolerance.tolerances())
+    assert window.tolerance.tolerances().sum == 0
+    qtbot.waitUntil(lambda: f"{expected.sum_hits:,} similar pairs"
+                    in window.tolerance.counts.text())
+    loose = window.analysis.counts(window.tolerance.tolerances().__class__(0, 50.0))
+    assert loose.sum_hits >= expected.sum_hits >= 6  # the identical copies, always
+
+    # the distance chart: every sampled pair counted, the threshold marked
+    chart = window.distance_chart
+    assert not chart.is_empty and chart.method == "minhash"
+    n = len(window.analysis.files)
+    assert chart.sampled.sum() == pytest.approx(n * (n - 1) / 2)
+    assert chart.found[-1] >= 6  # the identical copies, at 100 %
+    assert chart.marker.isVisible() and chart.marker.value() == 100
+
+
+def test_switching_methods_keeps_each_threshold_and_remembers_it(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    choose(qtbot, window, "simhash")
+    assert window.tolerance.threshold.label.text() == f"≤ {methods.SIMHASH_DEFAULT_BITS} bits"
+    window.tolerance.threshold.set_value(3)
+    choose(qtbot, window, "minhash")  # fingerprints are there: no second read
+    assert window.analysis.files.fingerprinted.all()
+    window.tolerance.threshold.set_value(75)
+    choose(qtbot, window, "simhash")
+    assert window.tolerance.threshold.value() == 3
+    assert window.tolerance.tolerances().sum == pytest.approx(3 * 100 / 64)
+    window.close()
+    saved = load_settings(tmp_path / "settings.json")
+    assert (saved.method, saved.simhash_bits, saved.minhash_resemblance) == ("simhash", 3, 75)
+
+    again = MainWindow(settings_path=str(tmp_path / "settings.json"))
+    qtbot.addWidget(again)
+    assert again.tolerance.method_name() == "simhash"
+    assert again.tolerance.threshold.value() == 3
+    assert again.search_settings().method == "simhash"
+
+
+def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    choose(qtbot, window, "simhash")
+    assert not window.distance_chart.is_empty
+    assert np.argmax(window.distance_chart.sampled) > 16  # unrelated files: about 32 bits
+    choose(qtbot, window, "paper")
+    assert window.distance_chart.is_empty and not window.tolerance_chart.is_empty
+    assert window.model.rowCount() == 6
