@@ -24,7 +24,7 @@ from simgui.core.store import ENV_DB, Store, StoreError, default_db_path
 from simgui.core import journal
 from simgui.core.fileops import Action, KeepRule, execute, plan_removal
 from simgui.core import methods
-from simgui.core.analysis import MissingFingerprints, find_groups
+from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{methods.SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
                              f"in percent, {methods.MINHASH_FLOOR * 100:g} to 100 (default "
                              f"{methods.MINHASH_DEFAULT * 100:g})")
+    search.add_argument("--check", type=_percent, default=0.0, metavar="PCT",
+                        help="paper's method: a third stage after the sum table that keeps a "
+                             "pair only if its MinHash resemblance is at least PCT percent "
+                             f"({DEFAULT_CHECK_RESEMBLANCE:g} removes the unrelated pairs high "
+                             "tolerances let in; needs 'simgui scan --fingerprints')")
 
     p = commands.add_parser("pairs", parents=[db, search], help="list similar pairs",
                             description="Every similar pair among the stored files. k identical "
@@ -332,6 +337,9 @@ def _tolerances(args) -> Tolerances:
         raise CommandError("--size-factor must be at least 1")
     threshold = getattr(args, "threshold", None)
     method = getattr(args, "method", "paper")
+    if method != "paper" and getattr(args, "check", 0):
+        raise CommandError("--check is for the paper's method; the fingerprint methods "
+                           "take --threshold")
     if method == "paper":
         if threshold is not None:
             raise CommandError("--threshold is for --method simhash or minhash; the paper's "
@@ -353,8 +361,9 @@ def _tolerances(args) -> Tolerances:
 
 def _files(store: Store, args):
     files = store.files()
-    if args.method != "paper" and len(files) and not files.fingerprinted.all():
-        missing = MissingFingerprints(int((~files.fingerprinted).sum()), args.method)
+    needs = args.method if args.method != "paper" else "minhash" if args.check else None
+    if needs and len(files) and not files.fingerprinted.all():
+        missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)
         raise CommandError(f"{missing} (simgui scan --fingerprints FOLDER)")
     return files
 
@@ -364,7 +373,7 @@ def _groups(args, store: Store, references=()):
     return files, find_groups(files, _tolerances(args), scheme=SCHEMES[args.scheme],
                               use_extensions=not args.no_extensions,
                               size_factor=args.size_factor, references=references,
-                              method=args.method)
+                              method=args.method, check_resemblance=args.check)
 
 
 def cmd_pairs(args) -> int:
@@ -385,6 +394,9 @@ def cmd_pairs(args) -> int:
                                            files.signatures, tol.sum)
     else:
         rep_pairs = space.class_pairs(tol)
+        if args.check:
+            rep_pairs = rep_pairs[methods.resemblance_at_least(files.signatures, rep_pairs,
+                                                               args.check / 100)]
     pairs = expand_pairs(space.classes, rep_pairs, expand_identical=False)
     key_d, sum_d = pair_distances(space, pairs)
     identical, sim = identity_and_similarity(
@@ -427,7 +439,7 @@ def cmd_similar(args) -> int:
     if not os.path.isfile(args.file):
         raise CommandError(f"no such file: {args.file}")
     fingerprint_method = args.method != "paper"
-    record = read_file(args.file, fingerprints=fingerprint_method)
+    record = read_file(args.file, fingerprints=fingerprint_method or bool(args.check))
     if record.error:
         raise CommandError(f"{args.file}: {record.error}", EXIT_SOME_FAILED)
     tol = _tolerances(args)
@@ -443,6 +455,12 @@ def cmd_similar(args) -> int:
         hits, distances = similar_to(record.sum_table, record.size, files, tol,
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
                                      extension=extension)
+        if args.check:
+            resemblance = 100 - methods.differences("minhash", None, files.signatures[hits],
+                                                    None, record.minhash)
+            copy = np.array([files.hashes[i] == record.content_hash for i in hits], bool)
+            keep = (resemblance >= args.check - 1e-9) | copy
+            hits, distances = hits[keep], distances[keep]
     keep = [k for k, i in enumerate(hits) if files.paths[i] != me]
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)

@@ -103,3 +103,22 @@ def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, tmp_pa
     choose(qtbot, window, "paper")
     assert window.distance_chart.is_empty and not window.tolerance_chart.is_empty
     assert window.model.rowCount() == 6
+
+
+def test_confirming_by_content_fingerprints_once_and_is_remembered(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    assert window.tolerance.check.isVisible()
+    groups_before = window.model.rowCount()
+    with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        window.tolerance.check.setChecked(True)
+    assert window.analysis.settings.check_resemblance == 30
+    assert window.analysis.files.fingerprinted.all()
+    assert window.model.rowCount() == groups_before  # real edits pass the check
+    choose(qtbot, window, "minhash")
+    assert not window.tolerance.check.isVisible()  # the paper's method's option
+    window.close()
+    assert load_settings(tmp_path / "settings.json").check_by_content

@@ -256,3 +256,44 @@ def test_histograms_count_every_pair_once(method):
     assert exact[same][0] == 1  # the planted pair, and random ones are never that close
     # the sample puts its weight where the exact histogram has it
     assert abs(np.argmax(sampled) - np.argmax(exact)) <= 2
+
+
+def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(tmp_path,
+                                                                               capsys):
+    """The paper's method at 10 % / 10 % pairs unrelated random files of similar size (their
+    sum tables are all near the average); the MinHash check keeps only the real edits."""
+    rng = np.random.default_rng(9)
+    root = tmp_path / "random"
+    root.mkdir()
+    for i in range(8):
+        base = rng.integers(0, 256, 30_000 + 50 * i, dtype=np.uint8)
+        (root / f"r{i}.bin").write_bytes(base.tobytes())
+        if i < 3:
+            base[rng.choice(len(base), 30, replace=False)] ^= 1
+            (root / f"r{i}~edit.bin").write_bytes(base.tobytes())
+    files = scanned(root, tmp_path).files()
+    loose = Tolerances(10, 10)
+    plain = find_groups(files, loose)
+    checked = find_groups(files, loose, check_resemblance=30)
+    names = lambda groups: sorted(sorted(m.path.rsplit("/", 1)[1] for m in g.files)
+                                  for g in groups)
+    # without the check, unrelated random files join the groups
+    assert sum(len(g.files) for g in plain) > sum(len(g.files) for g in checked)
+    assert names(checked) == [[f"r{i}.bin", f"r{i}~edit.bin"] for i in range(3)]
+    analysis = Analysis.build(files, SearchSettings(check_resemblance=30))
+    counts = analysis.counts(loose)
+    assert counts.sum_hits == 3 and counts.key_hits >= counts.sum_hits
+    plain_counts = Analysis.build(files).counts(loose)
+    assert plain_counts.key_hits == counts.key_hits  # the check is after the key stage
+
+    db = str(tmp_path / "s.sqlite3")
+    code, out, _ = run(capsys, "pairs", "--db", db, "--key-tolerance", "10", "--sum-tolerance",
+                       "10", "--check", "30", "--format", "json")
+    pairs = sorted(tuple(sorted(json.loads(l)[k].rsplit("/", 1)[1] for k in ("path_a", "path_b")))
+                   for l in out.splitlines())
+    assert code == 0 and pairs == [(f"r{i}.bin", f"r{i}~edit.bin") for i in range(3)]
+    code, out, _ = run(capsys, "similar", "--db", db, "--key-tolerance", "10",
+                       "--sum-tolerance", "10", "--check", "30", str(root / "r1.bin"))
+    assert code == 0 and out.split()[-1].endswith("r1~edit.bin") and len(out.splitlines()) == 1
+    code, _, err = run(capsys, "groups", "--db", db, "--method", "minhash", "--check", "30")
+    assert code == 2 and "--check" in err

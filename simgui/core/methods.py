@@ -115,9 +115,22 @@ def minhash_pairs(signatures: np.ndarray, min_resemblance: float = MINHASH_FLOOR
     codes = np.unique(np.concatenate(candidates))
     pairs = np.stack([codes // n, codes % n], axis=1)
     equal = _equal_slots(signatures, pairs)
-    needed = math.ceil(min_resemblance * slots - 1e-9)
-    keep = equal >= needed
+    keep = equal >= _slots_needed(min_resemblance, slots)
     return pairs[keep], 100.0 * (slots - equal[keep]) / slots
+
+
+def resemblance_at_least(signatures: np.ndarray, pairs: np.ndarray,
+                         min_resemblance: float) -> np.ndarray:
+    """Which index pairs have an estimated resemblance of at least ``min_resemblance``
+    (a pass over the pairs: tens of millions take no extra memory)."""
+    signatures = np.ascontiguousarray(signatures, np.uint32)
+    pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
+    return _equal_slots(signatures, pairs) >= _slots_needed(min_resemblance,
+                                                            signatures.shape[1])
+
+
+def _slots_needed(min_resemblance: float, slots: int) -> int:
+    return math.ceil(min_resemblance * slots - 1e-9)
 
 
 _BANDS: dict[tuple[float, int], tuple[int, int]] = {}

@@ -47,6 +47,7 @@ class Settings:
     method: str = "paper"  # one of methods.METHODS
     simhash_bits: int = SIMHASH_DEFAULT_BITS  # simhash: differing bits allowed
     minhash_resemblance: float = MINHASH_DEFAULT * 100  # MinHash: smallest resemblance, percent
+    check_by_content: bool = False  # paper's method: confirm pairs by MinHash resemblance
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # see analysis.REFERENCE_RULES
     default_action: str = "trash"  # what Delete does to marked files: "trash" or "move"

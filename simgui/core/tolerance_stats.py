@@ -77,7 +77,8 @@ class ToleranceStats:
     @classmethod
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
               priority: np.ndarray | None = None, *,
-              max_sum: float = MAX_TOLERANCE, key_hits: bool = True) -> ToleranceStats:
+              max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
+              check=None) -> ToleranceStats:
         """Candidates up to key tolerance ``max_key`` percent (the slider's top);
         groups and sum-table hits are available up to ``max_sum``.
 
@@ -86,6 +87,8 @@ class ToleranceStats:
         ``key_hits=False`` skips the pairs that only pass the key test (a
         search at the ceilings, for groups at one tolerance): key hits are then
         not counted.
+        ``check``: a third stage after the sum table, ``check(pairs) -> bool mask``; a
+        pair it rejects is a key hit but never a similar pair.
         """
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         pairs = space.class_pairs(ceiling)
@@ -95,22 +98,27 @@ class ToleranceStats:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
             np.minimum(min_sum, max_sum, out=min_sum)
+        verified = None if check is None else np.asarray(check(pairs), bool)
         return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
-                              max_sum=max_sum, key_hits=key_hits)
+                              max_sum=max_sum, key_hits=key_hits, verified=verified)
 
     @classmethod
     def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
                    min_sum: np.ndarray, priority: np.ndarray | None = None, *,
-                   max_key: float, max_sum: float, key_hits: bool = True) -> ToleranceStats:
+                   max_key: float, max_sum: float, key_hits: bool = True,
+                   verified: np.ndarray | None = None) -> ToleranceStats:
         """Statistics over pairs of class representatives found by any search, with the
         smallest key and sum-table tolerance at which each is a hit (the other
-        methods put their difference in the sum-table tolerance and 0 in the key)."""
+        methods put their difference in the sum-table tolerance and 0 in the key);
+        ``verified``: which pairs passed a third stage (default: all)."""
         classes = space.classes
         counts = np.diff(classes.members_start)
         ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
         weight = counts[ca] * counts[cb]
         key_hits_at = _hits_on_steps(min_key, None, weight) if key_hits else None
         keep = min_sum <= max_sum
+        if verified is not None:
+            keep &= verified
         all_key, all_weight = (min_key, weight) if key_hits else (None, None)
         ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
             min_sum[keep]

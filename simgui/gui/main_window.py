@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from simgui import __version__
 from simgui.core import methods
-from simgui.core.analysis import Analysis, SearchSettings
+from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, Analysis, SearchSettings
 from simgui.core.fileops import Action, Plan, plan_marked
 from simgui.core.groups import GroupTable
 from simgui.core.keys import SCHEMES, KeyScheme
@@ -247,6 +247,7 @@ class MainWindow(QMainWindow):
             min(max(s.simhash_bits, 0), methods.SIMHASH_MAX_BITS),
             min(max(s.minhash_resemblance, methods.MINHASH_FLOOR * 100), 100.0))
         self.tolerance.set_method_name(s.method if s.method in methods.METHODS else "paper")
+        self.tolerance.check.setChecked(s.check_by_content)
         self.tolerance.blockSignals(False)
         self._last_scheme = self.tolerance.scheme_name()
         geometry = s.window.get("geometry")
@@ -265,6 +266,7 @@ class MainWindow(QMainWindow):
             key_tolerance=t.key, sum_tolerance=self.tolerance.sum.value(),
             method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
             minhash_resemblance=float(thresholds["minhash"]),
+            check_by_content=self.tolerance.check.isChecked(),
             size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
             custom_weights=self.settings.custom_weights,
             use_extensions=self.tolerance.extensions.isChecked(),
@@ -293,12 +295,14 @@ class MainWindow(QMainWindow):
                               references=tuple(self.folders.references()),
                               min_similar_size=self.settings.min_similar_size,
                               reference_rule=self.settings.reference_rule,
-                              method=self.tolerance.method_name())
+                              method=self.tolerance.method_name(),
+                              check_resemblance=DEFAULT_CHECK_RESEMBLANCE
+                              if self.tolerance.check.isChecked() else 0.0)
 
     def scan_options(self) -> ScanOptions:
         return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
                            min_size=self.folders.minimum_size(), workers=self.settings.workers,
-                           fingerprints=self.tolerance.method_name() != "paper")
+                           fingerprints=self.tolerance.needs_fingerprints())
 
     def closeEvent(self, event) -> None:
         if self.tasks.busy:
@@ -559,8 +563,7 @@ class MainWindow(QMainWindow):
                                                      self.table.start[group + 1]])
 
     def _search_changed(self) -> None:
-        method = self.tolerance.method_name()
-        if method != "paper" and self.analysis is not None:
+        if self.tolerance.needs_fingerprints() and self.analysis is not None:
             fingerprinted = self.analysis.files.fingerprinted
             if fingerprinted is None or not fingerprinted.all():
                 # the fingerprints come from reading the files: only those without them

@@ -165,6 +165,11 @@ class TolerancePanel(QGroupBox):
         self.extensions.setToolTip("The paper's extension modification: keys of different "
                                    "extensions lie far apart. Identical copies are found "
                                    "whatever their names.")
+        self.check = QCheckBox("Confirm similar pairs by content (MinHash)")
+        self.check.setToolTip("A third test after the sum table: a pair counts only if the two "
+                              "files share at least 30 % of their content pieces. Removes the "
+                              "unrelated files that high tolerances pair up. Needs "
+                              "fingerprints: the folders are read once more the first time")
         self.ceiling_note = QLabel()
         self.ceiling_note.setWordWrap(True)
         self.ceiling_note.hide()
@@ -182,6 +187,7 @@ class TolerancePanel(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.extensions)
+        layout.addWidget(self.check)
         layout.addWidget(self.ceiling_note)
         layout.addWidget(self.counts)
 
@@ -195,9 +201,13 @@ class TolerancePanel(QGroupBox):
         self.size_factor.editingFinished.connect(lambda: self.search_changed.emit())
         self.scheme.activated.connect(lambda _i: self.search_changed.emit())
         self.extensions.toggled.connect(lambda _on: self.search_changed.emit())
+        self.check.toggled.connect(lambda _on: self.search_changed.emit())
 
     def method_name(self) -> str:
         return self.method.currentData()
+
+    def needs_fingerprints(self) -> bool:
+        return self.method_name() != "paper" or self.check.isChecked()
 
     def set_method_name(self, name: str) -> None:
         self.method.setCurrentIndex(max(self.method.findData(name), 0))
@@ -219,6 +229,7 @@ class TolerancePanel(QGroupBox):
         paper = method == "paper"
         for widget in (self.key, self.sum, self.scheme):
             self.form.setRowVisible(widget, paper)
+        self.check.setVisible(paper)
         self.form.setRowVisible(self.threshold, not paper)
         if not paper:
             self.threshold.blockSignals(True)  # the label follows; no search is asked for
