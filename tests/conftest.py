@@ -18,3 +18,15 @@ def _no_user_store(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))
     monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path_factory.mktemp("config") / "settings.json"))
     monkeypatch.setenv("SIMGUI_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The real main window, shown offscreen, with its own settings file."""
+    from simgui.gui.main_window import MainWindow
+
+    w = MainWindow(settings_path=str(tmp_path / "settings.json"))
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    return w

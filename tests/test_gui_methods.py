@@ -11,12 +11,12 @@ from tests.test_gui_window import WAIT_MS, make_tree, scan
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(settings_path=str(tmp_path / "settings.json"))
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    return w
+def scanned(qtbot, window, tmp_path):
+    """The window has scanned a tree with the paper's method (no fingerprints yet)."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
 
 
 def choose(qtbot, w, method):
@@ -30,11 +30,7 @@ def choose(qtbot, w, method):
         w.status_text.text()
 
 
-def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, scanned, tmp_path):
     assert not window.analysis.files.fingerprinted.any()  # the paper's method needs none
     assert window.tolerance.key.isVisible() and not window.tolerance.threshold.isVisible()
 
@@ -67,11 +63,7 @@ def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, 
     assert chart.marker.isVisible() and chart.marker.value() == 100
 
 
-def test_switching_methods_keeps_each_threshold_and_remembers_it(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+def test_switching_methods_keeps_each_threshold_and_remembers_it(qtbot, window, scanned, tmp_path):
     choose(qtbot, window, "simhash")
     assert window.tolerance.threshold.label.text() == f"≤ {methods.SIMHASH_DEFAULT_BITS} bits"
     window.tolerance.threshold.set_value(3)
@@ -92,11 +84,7 @@ def test_switching_methods_keeps_each_threshold_and_remembers_it(qtbot, window, 
     assert again.search_settings().method == "simhash"
 
 
-def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, scanned, tmp_path):
     choose(qtbot, window, "simhash")
     assert not window.distance_chart.is_empty
     assert np.argmax(window.distance_chart.sampled) > 16  # unrelated files: about 32 bits
@@ -105,11 +93,7 @@ def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, tmp_pa
     assert window.model.rowCount() == 6
 
 
-def test_confirming_by_content_fingerprints_once_and_is_remembered(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+def test_confirming_by_content_fingerprints_once_and_is_remembered(qtbot, window, scanned, tmp_path):
     assert window.tolerance.check.isVisible()
     groups_before = window.model.rowCount()
     with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,

@@ -8,7 +8,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from simgui.core.fileops import Action
-from tests.test_gui_window import WAIT_MS, make_tree, scan, window  # noqa: F401
+from tests.test_gui_window import WAIT_MS, make_tree, scan
 
 
 @pytest.fixture(autouse=True)

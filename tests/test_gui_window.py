@@ -3,7 +3,6 @@
 import os
 
 import numpy as np
-import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from simgui.core.fileops import Action
@@ -25,15 +24,6 @@ def make_tree(root):
         edited[100:110] = b"0123456789"  # a similar copy
         (root / "other" / f"file{i} (edited).bin").write_bytes(bytes(edited))
     (root / "other" / "alone.txt").write_text("nothing like the others " * 200)
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(settings_path=str(tmp_path / "settings.json"))
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    return w
 
 
 def scan(qtbot, w, folder):

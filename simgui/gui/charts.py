@@ -153,6 +153,32 @@ def _small_label() -> QLabel:
     return label
 
 
+def _style_legend(legend, background: QColor, foreground: QColor) -> None:
+    legend.setLabelTextColor(foreground)
+    for _, label in legend.items:  # pyqtgraph restyles a label only on setText
+        label.setText(label.text)
+    legend.setBrush(pg.mkBrush(_mix(background, foreground, 0.04)))
+    legend.setPen(pg.mkPen(_mix(background, foreground, 0.3)))
+
+
+def _style_marker(line: pg.InfiniteLine, background: QColor, foreground: QColor) -> None:
+    line.setPen(pg.mkPen(_mix(background, foreground, 0.55), width=2,
+                         style=Qt.PenStyle.DashLine))
+    line.label.setColor(foreground)
+
+
+class _Themed(QWidget):
+    """A chart that follows the palette: ``_apply_theme`` runs again when it changes."""
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        raise NotImplementedError
+
+
 def _swatch(colour: str, text: str, symbol: str = "●") -> str:
     return f'<span style="color:{colour}">{symbol}</span>&nbsp;{text}'
 
@@ -525,7 +551,7 @@ class KeySpaceChart(QWidget):
 
 # --- tolerance ------------------------------------------------------------------------
 
-class ToleranceChart(QWidget):
+class ToleranceChart(_Themed):
     """Key hits and sum-table hits against tolerance for the user's files (Figures 6-7)."""
 
     EMPTY_TEXT = "Scan a folder to see how many pairs each tolerance finds"
@@ -651,11 +677,6 @@ class ToleranceChart(QWidget):
         self._plot.getPlotItem().addItem(line, ignoreBounds=True)
         return line
 
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
-            self._apply_theme()
-
     def _apply_theme(self) -> None:
         background, foreground = _theme_colours(self)
         _apply_theme(self._plot, background, foreground)
@@ -665,16 +686,9 @@ class ToleranceChart(QWidget):
         self._sum_curve.setPen(pg.mkPen(PALETTE[3], width=2))
         self._sum_curve.setSymbolBrush(PALETTE[3])
         self._sum_curve.setSymbolPen(None)
-        self._legend.setLabelTextColor(foreground)
-        for _, label in self._legend.items:  # pyqtgraph restyles a label only on setText
-            label.setText(label.text)
-        self._legend.setBrush(pg.mkBrush(_mix(background, foreground, 0.04)))
-        self._legend.setPen(pg.mkPen(_mix(background, foreground, 0.3)))
-        marker = pg.mkPen(_mix(background, foreground, 0.55), width=2,
-                          style=Qt.PenStyle.DashLine)
+        _style_legend(self._legend, background, foreground)
         for line in (self._key_line, self._sum_line):
-            line.setPen(marker)
-            line.label.setColor(foreground)
+            _style_marker(line, background, foreground)
 
     # drawing
 
@@ -738,7 +752,7 @@ class ToleranceChart(QWidget):
 # --- fingerprint distances --------------------------------------------------------------
 
 
-class DistanceChart(QWidget):
+class DistanceChart(_Themed):
     """How far apart the user's files are by a fingerprint method: a sample of all pairs
     against the pairs found, with the threshold marked, so a threshold can be set where
     the two part."""
@@ -777,7 +791,7 @@ class DistanceChart(QWidget):
         self._legend.clear()
         for bar in self._bars:
             self._legend.addItem(bar, bar.opts["name"])
-        self._legend.setLabelTextColor(foreground)
+        _style_legend(self._legend, background, foreground)
         item.setLabel("bottom", "Differing bits" if method == "simhash"
                       else "Estimated resemblance (%)")
         item.setXRange(float(self.x[0]), float(self.x[-1]), padding=0.02)
@@ -846,20 +860,11 @@ class DistanceChart(QWidget):
         layout.addWidget(self._plot, 1)
         layout.addWidget(self._note)
 
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
-            self._apply_theme()
-
     def _apply_theme(self) -> None:
         background, foreground = _theme_colours(self)
         _apply_theme(self._plot, background, foreground)
-        self._legend.setLabelTextColor(foreground)
-        self._legend.setBrush(pg.mkBrush(_mix(background, foreground, 0.04)))
-        self._legend.setPen(pg.mkPen(_mix(background, foreground, 0.3)))
-        self._line.setPen(pg.mkPen(_mix(background, foreground, 0.55), width=2,
-                                   style=Qt.PenStyle.DashLine))
-        self._line.label.setColor(foreground)
+        _style_legend(self._legend, background, foreground)
+        _style_marker(self._line, background, foreground)
 
     def _draw_marker(self) -> None:
         if self.method is None or self._threshold is None:

@@ -38,23 +38,30 @@ def format_percent(value: float) -> str:
     return f"{value:.3g} %"
 
 
-class LogSlider(QWidget):
-    """A horizontal slider over the tolerance steps (0.01 % .. 10 %, log scale) and its value."""
+class _LabelledSlider(QWidget):
+    """A horizontal slider with its value written to its right."""
 
     value_changed = Signal(float)
 
-    def __init__(self, parent=None):
+    def __init__(self, widest: str, parent=None):
         super().__init__(parent)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, len(TOLERANCE_STEPS) - 1)
-        self.slider.setPageStep(10)
         self.label = QLabel()
-        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("0.015 %") + 6)
+        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance(widest) + 6)
         self.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.slider, 1)
         layout.addWidget(self.label)
+
+
+class LogSlider(_LabelledSlider):
+    """A horizontal slider over the tolerance steps (0.01 % .. 10 %, log scale) and its value."""
+
+    def __init__(self, parent=None):
+        super().__init__("0.015 %", parent)
+        self.slider.setRange(0, len(TOLERANCE_STEPS) - 1)
+        self.slider.setPageStep(10)
         self.slider.valueChanged.connect(self._moved)
         self._moved(self.slider.value())
 
@@ -74,21 +81,11 @@ class LogSlider(QWidget):
         self.value_changed.emit(value)
 
 
-class ThresholdSlider(QWidget):
+class ThresholdSlider(_LabelledSlider):
     """A fingerprint method's threshold: whole bits for simhash, resemblance for MinHash."""
 
-    value_changed = Signal(float)
-
     def __init__(self, parent=None):
-        super().__init__(parent)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.label = QLabel()
-        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance("≥ 100 %") + 6)
-        self.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.slider, 1)
-        layout.addWidget(self.label)
+        super().__init__("≥ 100 %", parent)
         self.method = "simhash"
         self.slider.valueChanged.connect(self._moved)
         self.set_method("simhash")
