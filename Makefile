@@ -27,6 +27,8 @@ bench: $(BIN)/.installed-test
 	$(BIN)/python benchmarks/bench_sumtable.py
 	$(BIN)/python benchmarks/bench_scan.py
 	$(BIN)/python benchmarks/bench_simfind.py
+	$(BIN)/python benchmarks/bench_hamming_index.py
+	$(BIN)/python benchmarks/bench_methods.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui_slider.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_startup.py
 

@@ -6,9 +6,11 @@ blocks; two fingerprints within distance ``d`` differ in at most ``d`` blocks,
 so they agree on some ``num_blocks - d`` of them.  There is one table per
 choice of those leading blocks, ``C(num_blocks, d)`` tables, each a sorted
 uint64 array of the fingerprints with their bits permuted so the chosen blocks
-lead.  A query is permuted the same way, the entries sharing its leading bits
-are found through a bucket directory plus binary search, and each candidate is
-checked by XOR and popcount.  The answers are exact.
+lead.  A batch of queries is deduplicated, permuted and sorted the same way
+per table; each query's range of entries sharing its leading bits is found
+through a bucket directory plus binary search (so the sorted queries walk the
+table forwards), and each candidate is checked by XOR and popcount.  The
+answers are exact.
 
 ``HammingIndex`` is the incremental set; ``hamming_pairs`` finds all close
 pairs of one array.  Kernels are numba, single-threaded, and release the GIL.
@@ -75,6 +77,48 @@ def _repermute_into(vals, src_a, msk_a, dst_a, nseg_a, src_b, msk_b, dst_b, nseg
 
 
 @njit(cache=True, nogil=True)
+def _sift(a, lo, root, n):
+    v = a[lo + root]
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            break
+        if child + 1 < n and a[lo + child + 1] > a[lo + child]:
+            child += 1
+        if a[lo + child] <= v:
+            break
+        a[lo + root] = a[lo + child]
+        root = child
+    a[lo + root] = v
+
+
+@njit(cache=True, nogil=True)
+def _sort_range(a, lo, hi):
+    """Sort ``a[lo:hi]`` in place: insertion sort when short, else heapsort.
+
+    Not ``ndarray.sort``: in numba that adds seconds of compile time to every
+    kernel using it, and the ranges sorted here are nearly always short.
+    """
+    n = hi - lo
+    if n <= 24:
+        for u in range(lo + 1, hi):
+            v = a[u]
+            w = u - 1
+            while w >= lo and a[w] > v:
+                a[w + 1] = a[w]
+                w -= 1
+            a[w + 1] = v
+        return
+    for root in range(n // 2 - 1, -1, -1):
+        _sift(a, lo, root, n)
+    for end in range(n - 1, 0, -1):
+        v = a[lo]
+        a[lo] = a[lo + end]
+        a[lo + end] = v
+        _sift(a, lo, 0, end)
+
+
+@njit(cache=True, nogil=True)
 def _sort_runs(a, prefix):
     """Fully sort ``a``, which is already sorted on the bits of ``prefix``.
 
@@ -88,16 +132,8 @@ def _sort_runs(a, prefix):
         j = i + 1
         while j < n and (a[j] & prefix) == key:
             j += 1
-        if j - i > 24:
-            a[i:j].sort()
-        elif j - i > 1:
-            for u in range(i + 1, j):
-                v = a[u]
-                w = u - 1
-                while w >= i and a[w] > v:
-                    a[w + 1] = a[w]
-                    w -= 1
-                a[w + 1] = v
+        if j - i > 1:
+            _sort_range(a, i, j)
         i = j
 
 
@@ -167,158 +203,82 @@ def _lower(tab, lo, hi, key):
     return lo
 
 
-# Queries probe one table at a time so that table and directory stay in cache,
-# and in batches: the directory and first-entry loads of a batch are issued
-# back to back, so their cache misses overlap instead of queueing.
-_BATCH = 64
-
-
 @njit(cache=True, nogil=True)
-def _probe_batch(row, dirrow, tbits, src, msk, dst, nseg, queries, s, e, skip, ps, los, his):
-    """Permuted queries s..e and their bucket bounds.
+def _sweep(row, dirrow, tbits, pq, src, msk, dst, nseg, him, cmask, lowmask, bmask, maxd,
+           first_only, start, hit_q, hit_v, k):
+    """Probe one table with its sorted permuted queries ``pq[start:]``.
 
-    Returns a value derived from the warming loads: callers pass it out of the
-    kernel so the compiler cannot drop those loads.
-    """
-    for i in range(s, e):
-        if skip[i]:
-            los[i - s] = 0
-            his[i - s] = 0
-            continue
-        p = _perm(queries[i], src, msk, dst, nseg)
-        ps[i - s] = p
-        b = _bucket(p, tbits)
-        los[i - s] = dirrow[b]
-        his[i - s] = dirrow[b + np.uint64(1)]
-    acc = np.uint64(0)
-    for i in range(e - s):
-        if los[i] < his[i]:
-            acc ^= row[los[i]]
-    return acc
-
-
-@njit(cache=True, nogil=True)
-def _find_first(tables, dirs, tbits, src, msk, dst, nseg, himask, maxd, queries, matches, found):
-    d = np.uint64(maxd)
-    nq = queries.shape[0]
-    ps = np.empty(_BATCH, np.uint64)
-    los = np.empty(_BATCH, np.int64)
-    his = np.empty(_BATCH, np.int64)
-    acc = np.uint64(0)
-    for t in range(tables.shape[0]):
-        row = tables[t]
-        him = himask[t]
-        for s in range(0, nq, _BATCH):
-            e = min(nq, s + _BATCH)
-            acc ^= _probe_batch(row, dirs[t], tbits, src[t], msk[t], dst[t], nseg[t],
-                                queries, s, e, found, ps, los, his)
-            for i in range(s, e):
-                p = ps[i - s]
-                key = p & him
-                hi = his[i - s]
-                j = _lower(row, los[i - s], hi, key)
-                while j < hi and (row[j] & him) == key:
-                    if _popcount(row[j] ^ p) <= d:
-                        matches[i] = _perm(row[j], dst[t], msk[t], src[t], nseg[t])
-                        found[i] = True
-                        break
-                    j += 1
-    return acc
-
-
-@njit(cache=True, nogil=True)
-def _find_all_run(tables, dirs, tbits, src, msk, dst, nseg, himask, cmask, lowmask, bmask,
-                  maxd, queries, t0, s0, hit_q, hit_v, k):
-    """Probe from table t0, batch s0 on, appending hits at k.
-
-    Returns ``(t, s, k, _)``; ``t == len(tables)`` when done, else the batch
-    that did not fit.  The buffers never grow in here: a reallocation inside
-    the loop makes it markedly slower.
+    Appends (query, match) pairs, unpermuted, to ``hit_q``/``hit_v`` at ``k``,
+    each match only from the first table (in table order) whose leading
+    blocks it shares with the query, so no pair comes twice; ``first_only``
+    stops at one match per query and table.  Sorted queries walk the table
+    and its directory forwards, which the prefetcher follows; in query order
+    every probe was two cache misses.  Returns ``(next, k)``: ``next <
+    len(pq)`` is the query whose hits did not fit.
     """
     d = np.uint64(maxd)
-    nq = queries.shape[0]
     cap = hit_q.shape[0]
-    ps = np.empty(_BATCH, np.uint64)
-    los = np.empty(_BATCH, np.int64)
-    his = np.empty(_BATCH, np.int64)
-    never = np.zeros(nq, np.bool_)
-    acc = np.uint64(0)
-    for t in range(t0, tables.shape[0]):
-        row = tables[t]
-        him = himask[t]
-        for s in range(s0 if t == t0 else 0, nq, _BATCH):
-            e = min(nq, s + _BATCH)
-            k_batch = k
-            acc ^= _probe_batch(row, dirs[t], tbits, src[t], msk[t], dst[t], nseg[t],
-                                queries, s, e, never, ps, los, his)
-            for i in range(s, e):
-                p = ps[i - s]
-                key = p & him
-                hi = his[i - s]
-                j = _lower(row, los[i - s], hi, key)
-                while j < hi and (row[j] & him) == key:
-                    if _popcount(row[j] ^ p) <= d:
-                        v = _perm(row[j], dst[t], msk[t], src[t], nseg[t])
-                        # report only from the first table (in table order)
-                        # whose leading blocks all agree: no answer twice
-                        if _agree(v ^ queries[i], bmask) & lowmask[t] == cmask[t]:
-                            if k < cap:
-                                hit_q[k] = i
-                                hit_v[k] = v
-                            k += 1
-                    j += 1
-            if k > cap:
-                return t, s, k_batch, acc
-    return tables.shape[0], 0, k, acc
+    nq = pq.shape[0]
+    for i in range(start, nq):
+        p = pq[i]
+        key = p & him
+        b = _bucket(p, tbits)
+        hi = dirrow[b + np.uint64(1)]
+        j = _lower(row, dirrow[b], hi, key)
+        k_query = k
+        while j < hi and (row[j] & him) == key:
+            if _popcount(row[j] ^ p) <= d:
+                # undoing the permutation of an XOR gives the XOR of the
+                # originals: the permutation is linear
+                xo = _perm(row[j] ^ p, dst, msk, src, nseg)
+                if _agree(xo, bmask) & lowmask == cmask:
+                    if k < cap:
+                        x = _perm(p, dst, msk, src, nseg)
+                        hit_q[k] = x
+                        hit_v[k] = x ^ xo
+                    k += 1
+                    if first_only:
+                        break
+            j += 1
+        if k > cap:
+            return i, k_query
+    return nq, k
 
 
 @njit(cache=True, nogil=True)
-def _find_all(tables, dirs, tbits, src, msk, dst, nseg, himask, cmask, lowmask, bmask,
-              maxd, queries):
-    """Matches grouped by query: ``(values, offsets, _)``, each group sorted."""
-    nq = queries.shape[0]
-    hit_q = np.empty(max(1024, nq), np.int64)
-    hit_v = np.empty(max(1024, nq), np.uint64)
-    t = 0
-    s = 0
-    k = 0
-    acc = np.uint64(0)
-    while True:
-        t, s, k, a = _find_all_run(tables, dirs, tbits, src, msk, dst, nseg, himask, cmask,
-                                   lowmask, bmask, maxd, queries, t, s, hit_q, hit_v, k)
-        acc ^= a
-        if t == tables.shape[0]:
-            break
-        gq = np.empty(2 * hit_q.shape[0], np.int64)
-        gv = np.empty(2 * hit_q.shape[0], np.uint64)
-        gq[:k] = hit_q[:k]
-        gv[:k] = hit_v[:k]
-        hit_q = gq
-        hit_v = gv
-    offsets = np.zeros(nq + 1, np.int64)
+def _collate(hit_q, queries):
+    """``(offsets, group)`` for hits sorted by (query, match): query i matched
+    hits ``offsets[g]:offsets[g + 1]`` with ``g = group[i]``, none if ``g < 0``."""
+    k = hit_q.shape[0]
+    ngroup = 0
     for h in range(k):
-        offsets[hit_q[h] + 1] += 1
-    for i in range(nq):
-        offsets[i + 1] += offsets[i]
-    fill = offsets[:-1].copy()
-    out = np.empty(k, np.uint64)
+        if h == 0 or hit_q[h] != hit_q[h - 1]:
+            ngroup += 1
+    keys = np.empty(ngroup, np.uint64)
+    offsets = np.empty(ngroup + 1, np.int64)
+    g = 0
     for h in range(k):
-        out[fill[hit_q[h]]] = hit_v[h]
-        fill[hit_q[h]] += 1
-    for i in range(nq):
-        lo = offsets[i]
-        hi = offsets[i + 1]
-        if hi - lo > 24:
-            out[lo:hi].sort()
-        else:
-            for u in range(lo + 1, hi):
-                v = out[u]
-                w = u - 1
-                while w >= lo and out[w] > v:
-                    out[w + 1] = out[w]
-                    w -= 1
-                out[w + 1] = v
-    return out, offsets, acc
+        if h == 0 or hit_q[h] != hit_q[h - 1]:
+            keys[g] = hit_q[h]
+            offsets[g] = h
+            g += 1
+    offsets[ngroup] = k
+    group = np.full(queries.shape[0], -1, np.int64)
+    if ngroup == 0:
+        return offsets, group
+    tbits = 0
+    while (2 << tbits) <= ngroup and tbits < 62:
+        tbits += 1
+    dirrow = np.empty((1 << tbits) + 1, np.int64)
+    _build_dir(keys, tbits, dirrow)
+    for i in range(queries.shape[0]):
+        x = queries[i]
+        b = _bucket(x, tbits)
+        hi = dirrow[b + np.uint64(1)]
+        j = _lower(keys, dirrow[b], hi, x)
+        if j < hi and keys[j] == x:
+            group[i] = j
+    return offsets, group
 
 
 @njit(cache=True, nogil=True)
@@ -409,6 +369,16 @@ def _decode_pairs(keys, fps, n):
 # --------------------------------------------------------------------------- layout
 
 
+def _num_tables(b, d):
+    """C(b, d), or MAX_TABLES + 1 once it is known to be larger."""
+    ntab = 1
+    for i in range(min(d, b - d)):  # C(b, 1), C(b, 2), ... only grow up to b/2
+        ntab = ntab * (b - i) // (i + 1)
+        if ntab > MAX_TABLES:
+            return MAX_TABLES + 1
+    return ntab
+
+
 def _check_params(num_blocks, max_distance):
     for name, v in (("num_blocks", num_blocks), ("max_distance", max_distance)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
@@ -420,12 +390,7 @@ def _check_params(num_blocks, max_distance):
         raise ValueError(f"num_blocks must be <= 64, got {b}")
     if b <= d:
         raise ValueError(f"num_blocks ({b}) must exceed max_distance ({d})")
-    ntab = 1
-    for i in range(d):  # C(b, d), stopping early once it is too big
-        ntab = ntab * (b - i) // (i + 1)
-        if ntab > MAX_TABLES:
-            break
-    if ntab > MAX_TABLES:
+    if _num_tables(b, d) > MAX_TABLES:
         raise ValueError(f"num_blocks={b}, max_distance={d} needs more than "
                          f"{MAX_TABLES} tables; use fewer blocks")
     return b, d
@@ -592,16 +557,18 @@ class HammingIndex:
     ``C(num_blocks, max_distance)`` tables of ``len(self)`` uint64 each, plus a
     bucket directory per table of about ``len(self) / 2`` offsets.  More
     blocks mean more tables (memory, insert time) but shorter candidate runs.
-    Bulk ``add``/``remove`` merge into the sorted tables, so add in batches.
-    Not thread-safe for concurrent mutation; queries may run concurrently.
+    Each ``add``/``remove`` batch is merged into the sorted tables in time
+    linear in the index size, so pass batches, not single values.  Queries
+    may run in several threads, also while one thread mutates (they see the
+    set before or after the change); mutations must not run concurrently
+    with each other.
     """
 
     def __init__(self, num_blocks: int, max_distance: int):
         b, d = _check_params(num_blocks, max_distance)
         self._lay = _Layout(b, d)
         self.num_blocks, self.max_distance = b, d
-        self._tables = np.empty((self._lay.ntab, 0), np.uint64)
-        self._reindex()
+        self._publish(np.empty((self._lay.ntab, 0), np.uint64))
 
     @property
     def num_tables(self) -> int:
@@ -610,91 +577,113 @@ class HammingIndex:
     @property
     def fingerprints(self) -> np.ndarray:
         """The stored fingerprints, sorted ascending (a copy)."""
-        return self._tables[0].copy()
+        return self._state[0][0].copy()
 
     def __len__(self) -> int:
-        return self._tables.shape[1]
+        return self._state[0].shape[1]
 
     def __repr__(self) -> str:
         return (f"HammingIndex(num_blocks={self.num_blocks}, max_distance="
                 f"{self.max_distance}) with {len(self)} fingerprints")
 
-    def _reindex(self):
-        n = len(self)
+    def _publish(self, tables):
+        """Build the directories and swap in the new state in one assignment,
+        so a concurrent query never pairs tables with stale directories."""
+        n = tables.shape[1]
         # about two entries per bucket: one probe into the directory, then a
         # short binary search, instead of ~20 cache-missing steps
-        self._tbits = max(0, min(n.bit_length() - 1, self._lay.min_lead, 62))
-        dtype = np.int32 if n < 2**31 else np.int64
-        self._dirs = np.empty((self._lay.ntab, (1 << self._tbits) + 1), dtype)
+        tbits = max(0, min(n.bit_length() - 1, self._lay.min_lead, 62))
+        dirs = np.empty((self._lay.ntab, (1 << tbits) + 1), np.int32 if n < 2**31 else np.int64)
         for t in range(self._lay.ntab):
-            _build_dir(self._tables[t], self._tbits, self._dirs[t])
+            _build_dir(tables[t], tbits, dirs[t])
+        self._state = (tables, dirs, tbits)
 
-    def _present(self, vals):
-        """Mask of sorted ``vals`` that are stored."""
-        row = self._tables[0]
-        if row.shape[0] == 0:
+    def _present(self, old, vals):
+        """Mask of sorted ``vals`` that are in the sorted set ``old``."""
+        if old.shape[0] == 0:
             return np.zeros(vals.shape[0], bool)
-        idx = np.searchsorted(row, vals)
-        return row[np.minimum(idx, row.shape[0] - 1)] == vals
+        idx = np.searchsorted(old, vals)
+        return old[np.minimum(idx, old.shape[0] - 1)] == vals
 
     def add(self, fps) -> None:
         """Add fingerprints; ones already present (or repeated) are ignored."""
+        old = self._state[0]
         new = _sorted_unique(_as_fps(fps))
-        new = new[~self._present(new)]
+        new = new[~self._present(old[0], new)]
         if new.shape[0] == 0:
             return
-        n = len(self)
+        n = old.shape[1]
         tables = np.empty((self._lay.ntab, n + new.shape[0]), np.uint64)
         for t, tab in self._lay.tables(new):
             if n:
-                _merge(self._tables[t], tab, tables[t])
+                _merge(old[t], tab, tables[t])
             else:
                 tables[t] = tab
-        self._tables = tables
-        self._reindex()
+        self._publish(tables)
 
     def remove(self, fps) -> None:
         """Remove fingerprints; absent ones are ignored."""
+        old = self._state[0]
         gone = _sorted_unique(_as_fps(fps))
-        gone = gone[self._present(gone)]
+        gone = gone[self._present(old[0], gone)]
         if gone.shape[0] == 0:
             return
-        n = len(self)
-        tables = np.empty((self._lay.ntab, n - gone.shape[0]), np.uint64)
+        tables = np.empty((self._lay.ntab, old.shape[1] - gone.shape[0]), np.uint64)
         for t, tab in self._lay.tables(gone):
-            _difference(self._tables[t], tab, tables[t])
-        self._tables = tables
-        self._reindex()
+            _difference(old[t], tab, tables[t])
+        self._publish(tables)
 
-    def _kernel_args(self):
+    def _search(self, queries, first_only):
+        """``(values, offsets, group)`` as in ``_collate`` for the queries."""
+        q = _as_fps(queries, "queries")
+        tables, dirs, tbits = self._state
         lay = self._lay
-        return (self._tables, self._dirs, self._tbits, lay.src, lay.msk, lay.dst, lay.nseg,
-                lay.himask)
+        hit_q = np.empty(max(1024, q.shape[0]), np.uint64)
+        hit_v = np.empty(max(1024, q.shape[0]), np.uint64)
+        k = 0
+        if tables.shape[1] and q.shape[0]:
+            for t, pq in lay.tables(_sorted_unique(q)):
+                start = 0
+                while True:
+                    # the buffers grow out here: a reallocation inside the
+                    # probe loop made it markedly slower
+                    start, k = _sweep(tables[t], dirs[t], tbits, pq, *lay.args(t), lay.himask[t],
+                                      lay.cmask[t], lay.lowmask[t], lay.bmask,
+                                      self.max_distance, first_only, start, hit_q, hit_v, k)
+                    if start == pq.shape[0]:
+                        break
+                    hit_q = np.concatenate([hit_q[:k], np.empty(hit_q.shape[0] * 2, np.uint64)])
+                    hit_v = np.concatenate([hit_v[:k], np.empty(hit_v.shape[0] * 2, np.uint64)])
+        order = np.lexsort((hit_v[:k], hit_q[:k]))
+        values = hit_v[order]
+        offsets, group = _collate(hit_q[order], q)
+        return values, offsets, group
 
     def find_first(self, queries) -> tuple[np.ndarray, np.ndarray]:
         """``(matches, found)``: for each query some stored fingerprint within
         max_distance (0 where ``found`` is False)."""
-        q = _as_fps(queries, "queries")
-        matches = np.zeros(q.shape[0], np.uint64)
-        found = np.zeros(q.shape[0], bool)
-        if len(self) and q.shape[0]:
-            _find_first(*self._kernel_args(), self.max_distance, q, matches, found)
+        values, offsets, group = self._search(queries, True)
+        found = group >= 0
+        matches = np.zeros(group.shape[0], np.uint64)
+        matches[found] = values[offsets[group[found]]]
         return matches, found
 
     def find_all(self, queries) -> list[np.ndarray]:
         """For each query, the stored fingerprints within max_distance, sorted
         ascending: views into one buffer, and one shared read-only empty array
         for every query without a match."""
-        q = _as_fps(queries, "queries")
-        lay = self._lay
-        flat, offsets, _ = _find_all(*self._kernel_args(), lay.cmask, lay.lowmask, lay.bmask,
-                                     self.max_distance, q)
-        # one shared read-only empty array for all queries without a match:
-        # a view per query costs more than the search when few queries match
+        values, offsets, group = self._search(queries, False)
+        # one shared empty array: a view per query without a match would cost
+        # more than the whole search
         empty = np.empty(0, np.uint64)
         empty.flags.writeable = False
-        bounds = offsets.tolist()
-        return [flat[s:e] if e > s else empty for s, e in zip(bounds[:-1], bounds[1:])]
+        out = [empty] * group.shape[0]
+        hit = np.flatnonzero(group >= 0)
+        lo = offsets[group[hit]]
+        hi = offsets[group[hit] + 1]
+        for i, a, b in zip(hit.tolist(), lo.tolist(), hi.tolist()):
+            out[i] = values[a:b]
+        return out
 
 
 # --------------------------------------------------------------------------- all pairs
@@ -703,15 +692,15 @@ class HammingIndex:
 def _default_blocks(n, d):
     """Block count minimising tables * (n + n^2 / 2^lead_bits).
 
-    Per table, sorting costs about ten times more per fingerprint than
-    checking one candidate pair on uniform fingerprints (the benchmark);
-    weighting candidates equally leaves a margin for clustered real ones.
+    That is a table build per fingerprint plus two per expected candidate
+    pair.  The benchmark measured a candidate check at about 1/20 of a table
+    build per fingerprint on uniform random fingerprints, so candidates are
+    weighted some 40 times too heavily: a margin for real fingerprints, whose
+    biased or clustered bits make short leading prefixes crowded.
     """
     best, best_cost = None, None
     for b in range(d + 1, min(64, d + 12) + 1):
-        ntab = 1
-        for i in range(d):
-            ntab = ntab * (b - i) // (i + 1)
+        ntab = _num_tables(b, d)
         if ntab > MAX_TABLES:
             break
         lead = sum(sorted(64 // b + (i < 64 % b) for i in range(b))[: b - d])
@@ -729,18 +718,22 @@ def hamming_pairs(fps, max_distance: int, num_blocks: int | None = None
     each pair once, and int64 ``(m,)``.  Equal values at different indices are
     pairs at distance 0; the work is linear in the output for them, but ``k``
     equal values still make ``k(k-1)/2`` pairs, so collapse duplicates first
-    if that matters.  By default ``num_blocks`` comes from a cost model
-    fitted with benchmarks/bench_hamming_index.py: ``max_distance + 2`` for
-    distance 3 and 10^5..10^7 fingerprints (10 tables; +1 was as fast at
-    10^6, +3 a third slower), more blocks for large distances.  Memory: two
-    tables of the distinct values at a time.
+    if that matters.  The default ``num_blocks`` minimises a cost model (see
+    ``_default_blocks``): for distance 3 it is 5 blocks, 10 tables, from
+    10^5 to 10^7 fingerprints.  On uniform random fingerprints the benchmark
+    found 4 blocks 1.6x faster at 10^6 and 1.3x slower at 4*10^6, and 6 blocks
+    slower throughout; 5 keeps a 25-bit leading prefix, where 4 blocks have 16
+    bits and degrade quadratically on crowded prefixes.  Memory: two tables of
+    the distinct values at a time.
     """
     fps = _as_fps(fps)
     n = fps.shape[0]
     if num_blocks is None:
         # validate max_distance alone first, so its errors name it
         ok = isinstance(max_distance, (int, np.integer)) and not isinstance(max_distance, bool)
-        _check_params(int(max_distance) + 1 if ok else max_distance, max_distance)
+        if ok and max_distance >= 64:
+            raise ValueError(f"max_distance must be below 64, got {max_distance}")
+        _check_params(int(max_distance) + 1 if ok else 1, max_distance)
         num_blocks = _default_blocks(n, int(max_distance))
     b, d = _check_params(num_blocks, max_distance)
     if n < 2:
