@@ -297,3 +297,13 @@ def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(
     assert code == 0 and out.split()[-1].endswith("r1~edit.bin") and len(out.splitlines()) == 1
     code, _, err = run(capsys, "groups", "--db", db, "--method", "minhash", "--check", "30")
     assert code == 2 and "--check" in err
+
+
+def test_the_index_and_fingerprints_are_part_of_the_core_api():
+    import simgui.core as core
+
+    index = core.HammingIndex(6, 3)
+    a, _ = core.fingerprints(b"some content to fingerprint" * 20)
+    index.add(np.array([a], np.uint64))
+    found = index.find_all(np.array([a ^ 0b101], np.uint64))
+    assert [f.tolist() for f in found] == [[a]]
