@@ -204,3 +204,24 @@ def test_a_filter_matching_nothing_says_so(qtbot, window, tmp_path):
     assert "no such name" in window.groups.no_match.text()
     window.groups.filter.clear()
     assert window.groups.stack.currentWidget() is window.groups.tree
+
+
+def test_opened_groups_stay_open_when_a_slider_moves(qtbot, window, tmp_path):
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    model, tree = window.model, window.groups.tree
+    tree.expand(model.index(1, 0))
+    opened = model.table.files.paths[model.file_of(model.index(0, 0, model.index(1, 0)))]
+    window.tolerance.sum.slider.setValue(0)  # only identical copies: every group rebuilt
+    qtbot.waitUntil(lambda: all(model.rowCount(model.index(r, 0)) == 2 for r in range(6)))
+    shown = [r for r in range(model.rowCount()) if tree.isExpanded(model.index(r, 0))]
+    assert len(shown) == 1
+    group = model.index(shown[0], 0)
+    assert opened in [model.table.files.paths[model.file_of(model.index(k, 0, group))]
+                      for k in range(model.rowCount(group))]
+    tree.collapse(group)
+    window.tolerance.sum.set_value(1.0)
+    qtbot.waitUntil(lambda: model.rowCount(model.index(0, 0)) == 3)
+    assert not any(tree.isExpanded(model.index(r, 0)) for r in range(model.rowCount()))

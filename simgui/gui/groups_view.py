@@ -83,6 +83,11 @@ class GroupsView(QWidget):
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
         self.tree.selectionModel().currentChanged.connect(self._selection_changed)
         model.modelReset.connect(self._update_empty_state)
+        # a slider move or a filter rebuilds the groups: the groups the user opened stay open
+        self._expanded: set[str] = set()  # reference paths of the groups opened
+        self.tree.expanded.connect(self._remember_expanded)
+        self.tree.collapsed.connect(self._forget_expanded)
+        model.modelReset.connect(self._restore_expanded)
         self.set_empty_text("<h3>Add a folder to begin</h3>"
                             "<p>Use <b>Add Folder</b>, or drop folders on the Folders list, "
                             "then press <b>Scan</b>.</p>")
@@ -122,6 +127,31 @@ class GroupsView(QWidget):
         self.tree.setCurrentIndex(index)
         self.tree.scrollTo(index)
         return True
+
+    def _reference_path(self, group_index: QModelIndex) -> str | None:
+        t = self.model.table
+        g = self.model.group_of(group_index)
+        return t.files.paths[int(t.rows[t.start[g]])] if t is not None and g >= 0 else None
+
+    def _remember_expanded(self, index: QModelIndex) -> None:
+        path = self._reference_path(index)
+        if path is not None:
+            self._expanded.add(path)
+
+    def _forget_expanded(self, index: QModelIndex) -> None:
+        self._expanded.discard(self._reference_path(index))
+
+    def _restore_expanded(self) -> None:
+        """Open again the groups that hold the references of the groups opened before."""
+        t = self.model.table
+        if not self._expanded or t is None:
+            return
+        wanted = self._expanded
+        self._expanded = set()
+        for f in (i for i, p in enumerate(t.files.paths) if p in wanted):
+            index = self.model.index_of_file(f)
+            if index.isValid():
+                self.tree.expand(index.parent())  # remembered again under its new reference
 
     def _selection_changed(self, *_args) -> None:
         self.selection_changed.emit(self.selected_files(), self.current_group())
