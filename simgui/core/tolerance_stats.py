@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simgui.core.simfind import SearchSpace, Tolerances
+from simgui.core.simfind import SearchSpace, Tolerances, _in_chunks
 
 #: No sum table is further than 16 x the size from another (each bit position
 #: starts at most one counted match), so this sum tolerance disables the test.
@@ -230,13 +230,18 @@ def _on_steps(value, hit, distance, size, steps):
     return value
 
 
-@njit(nogil=True, cache=True)
 def _pair_tolerances(pairs, sizes, keys, tables, steps):
     """Smallest key and sum-table tolerance (percent) at which each pair is a hit."""
     m = pairs.shape[0]
     min_key = np.empty(m, np.float64)
     min_sum = np.empty(m, np.float64)
-    for p in range(m):
+    _in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, steps, min_key, min_sum)
+    return min_key, min_sum
+
+
+@njit(nogil=True, cache=True)
+def _pair_tolerances_in(lo, hi, pairs, sizes, keys, tables, steps, min_key, min_sum):
+    for p in range(lo, hi):
         a = pairs[p, 0]
         b = pairs[p, 1]
         dk = abs(keys[a] - keys[b])
@@ -251,7 +256,6 @@ def _pair_tolerances(pairs, sizes, keys, tables, steps):
         total = sizes[a] + sizes[b]
         v = 0.0 if l1 <= 1 else 200.0 * l1 / max(total, 1)
         min_sum[p] = _on_steps(v, sum_hit, l1, total, steps) if v > 0 else 0.0
-    return min_key, min_sum
 
 
 def _step_index(tolerance: float) -> int | None:
@@ -288,7 +292,11 @@ def _histogram(min_key, min_sum, weight, steps, sum_steps):
 @njit(nogil=True, cache=True)
 def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
     """Pairs as adjacency lists of classes, both directions, each list sorted by sum-table
-    tolerance, the selective test: a pass over a list stops at the first miss."""
+    tolerance, the selective test: a pass over a list stops at the first miss.
+
+    The pairs are read in order and dealt to their classes as one 32-byte record each
+    (one cache line touched per edge: this is bound by memory, not arithmetic); each
+    class's list is then sorted where it lies."""
     start = np.zeros(n_classes + 1, np.int64)
     for p in range(ca.shape[0]):
         start[ca[p] + 1] += 1
@@ -296,29 +304,33 @@ def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
     for c in range(n_classes):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    edge = np.empty(2 * ca.shape[0], np.int64)
-    side = np.empty(2 * ca.shape[0], np.bool_)  # True: the neighbour is cb
+    m = 2 * ca.shape[0]
+    records = np.empty((m, 4), np.float64)  # hit_sum, hit_key, neighbour, weight
     for p in range(ca.shape[0]):
-        edge[fill[ca[p]]] = p
-        side[fill[ca[p]]] = True
-        fill[ca[p]] += 1
-        edge[fill[cb[p]]] = p
-        side[fill[cb[p]]] = False
-        fill[cb[p]] += 1
-    neighbour = np.empty(2 * ca.shape[0], np.int64)
-    hit_key = np.empty(2 * ca.shape[0], np.float64)
-    hit_sum = np.empty(2 * ca.shape[0], np.float64)
-    hit_weight = np.empty(2 * ca.shape[0], np.int64)
+        a, b = ca[p], cb[p]
+        for c, d in ((a, b), (b, a)):
+            x = fill[c]
+            records[x, 0] = min_sum[p]
+            records[x, 1] = min_key[p]
+            records[x, 2] = d  # class numbers and weights stay exact below 2**53
+            records[x, 3] = weight[p]
+            fill[c] = x + 1
+    neighbour = np.empty(m, np.int64)
+    hit_key = np.empty(m, np.float64)
+    hit_sum = np.empty(m, np.float64)
+    hit_weight = np.empty(m, np.int64)
     for c in range(n_classes):
         lo, hi = start[c], start[c + 1]
-        by = np.argsort(min_sum[edge[lo:hi]])
+        if hi - lo > 1:
+            by = np.argsort(records[lo:hi, 0])
+        else:
+            by = np.arange(hi - lo)
         for k in range(hi - lo):
-            x = lo + by[k]
-            p = edge[x]
-            neighbour[lo + k] = cb[p] if side[x] else ca[p]
-            hit_key[lo + k] = min_key[p]
-            hit_sum[lo + k] = min_sum[p]
-            hit_weight[lo + k] = weight[p]
+            r = records[lo + by[k]]
+            hit_sum[lo + k] = r[0]
+            hit_key[lo + k] = r[1]
+            neighbour[lo + k] = np.int64(r[2])
+            hit_weight[lo + k] = np.int64(r[3])
     return start, neighbour, hit_key, hit_sum, hit_weight
 
 
