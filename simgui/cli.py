@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -27,7 +28,8 @@ from simgui.core import methods
 from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
-    DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace, Tolerances,
+    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
+    SearchSpace, Tolerances,
     expand_pairs, identity_and_similarity, pair_distances, similar_to,
 )
 from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
@@ -347,12 +349,13 @@ def _tolerances(args) -> Tolerances:
         return Tolerances(args.key_tolerance, args.sum_tolerance)
     if method == "simhash":
         bits = methods.SIMHASH_DEFAULT_BITS if threshold is None else threshold
-        if bits != int(bits) or not 0 <= bits <= methods.SIMHASH_MAX_BITS:
+        if not (math.isfinite(bits) and float(bits).is_integer()
+                and 0 <= bits <= methods.SIMHASH_MAX_BITS):
             raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
                                f"{methods.SIMHASH_MAX_BITS}")
         return Tolerances(args.key_tolerance, float(methods.bits_to_difference(bits)))
     resemblance = methods.MINHASH_DEFAULT * 100 if threshold is None else threshold
-    if not methods.MINHASH_FLOOR * 100 <= resemblance <= 100:
+    if not (math.isfinite(resemblance) and methods.MINHASH_FLOOR * 100 <= resemblance <= 100):
         raise CommandError(f"--threshold for minhash is a resemblance from "
                            f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
     return Tolerances(args.key_tolerance,
@@ -383,9 +386,10 @@ def cmd_pairs(args) -> int:
         files = _files(store, args)
     tol = _tolerances(args)
     fingerprint_method = args.method != "paper"
-    # a fingerprint method compares contents: only identical files share a class
+    # comparing contents (a fingerprint method, or the check): only identical files share
+    # a class, since a class's members are all paired as its first one is
     hashes = (np.frombuffer(b"".join(h or bytes(16) for h in files.hashes), np.int64)
-              .reshape(-1, 2) if fingerprint_method else None)
+              .reshape(-1, 2) if fingerprint_method or args.check else None)
     space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
                               extensions=None if args.no_extensions else files.extensions,
                               size_factor=args.size_factor, class_extra=hashes)
@@ -499,12 +503,15 @@ def cmd_similar(args) -> int:
 def _similar_by_fingerprints(record, files, method: str, max_difference: float,
                              size_factor: float, extension: str | None):
     """Stored files within ``max_difference`` percent of one file by a fingerprint method
-    (one comparison per stored file: a query, not a search of all pairs)."""
+    (one comparison per stored file: a query, not a search of all pairs).  As in a
+    search, files under the smallest similar size only match identical copies."""
     difference = methods.differences(method, files.simhashes, files.signatures,
                                      np.uint64(record.simhash), record.minhash)
     big = np.maximum(files.sizes, record.size)
-    ok = (difference <= max_difference) & (big <= size_factor * np.minimum(files.sizes,
-                                                                           record.size))
+    small = np.minimum(files.sizes, record.size)
+    copy = np.array([h == record.content_hash for h in files.hashes], bool)
+    ok = ((difference <= max_difference) & (big <= size_factor * small)
+          & ((small >= DEFAULT_MIN_SIMILAR_SIZE) | copy))
     if extension is not None:
         ok &= np.array([e == extension for e in files.extensions], bool)
     hits = np.flatnonzero(ok)

@@ -106,3 +106,31 @@ def test_confirming_by_content_fingerprints_once_and_is_remembered(qtbot, window
     assert not window.tolerance.check.isVisible()  # the paper's method's option
     window.close()
     assert load_settings(tmp_path / "settings.json").check_by_content
+
+
+def test_switching_method_during_a_scan_never_shows_stale_groups(qtbot, window, scanned,
+                                                               tmp_path):
+    root = tmp_path / "tree"
+    (root / "docs" / "new.bin").write_bytes(np.random.default_rng(4).bytes(9000))
+    with open(root / "docs" / "file0.bin", "r+b") as f:
+        f.write(b"changed")
+    seen = []
+    arrived = window._results_arrived
+
+    def spy(results):  # after every job's results: is what is shown of these files?
+        arrived(results)
+        seen.append(window.table is None or window.table.files is window.analysis.files)
+
+    window._results_arrived = spy  # connected per job, so jobs started below use it
+    with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        window.start_scan()  # the paper's method: no fingerprints read
+        box = window.tolerance.method
+        box.setCurrentIndex(box.findData("simhash"))
+        box.activated.emit(box.currentIndex())  # while the scan runs
+    qtbot.waitUntil(lambda: not window.tasks.busy and window.analysis.settings.method == "simhash",
+                    timeout=WAIT_MS)
+    assert window.analysis.files.fingerprinted.all()
+    assert window.table is not None and window.table.files is window.analysis.files
+    assert window.model.table is window.table
+    assert len(seen) >= 2 and all(seen)  # never a table of other files than the analysis'

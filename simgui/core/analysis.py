@@ -58,8 +58,9 @@ class MissingFingerprints(ValueError):
     """A fingerprint method was asked for files scanned without fingerprints."""
 
     def __init__(self, missing: int, method: str):
-        super().__init__(f"{missing:,} files have no fingerprints for the {method} method "
-                         "yet: scan again to compute them")
+        files = "1 file has" if missing == 1 else f"{missing:,} files have"
+        super().__init__(f"{files} no fingerprints for the {method} method yet: scan "
+                         "again to compute them")
         self.missing = missing
 
 

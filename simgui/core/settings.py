@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -74,6 +75,8 @@ class Settings:
             value, default = data[f.name], getattr(defaults, f.name)
             if isinstance(default, float) and isinstance(value, int):
                 value = float(value)
+            if isinstance(value, float) and not math.isfinite(value):
+                continue  # JSON allows NaN and Infinity; no setting does
             if default is None or isinstance(value, type(default)) and not (
                     isinstance(value, bool) and not isinstance(default, bool)):
                 values[f.name] = value

@@ -7,6 +7,7 @@ job.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core import journal
-from simgui.core.analysis import Analysis, SearchSettings, in_folders
+from simgui.core.analysis import Analysis, MissingFingerprints, SearchSettings, in_folders
 from simgui.core.fileops import BatchResult, Plan, execute
 from simgui.core.progress import Progress, report
 from simgui.core.scanner import ScanOptions, ScanReport, scan
@@ -46,12 +47,22 @@ def _analyse(store: Store, folders, search: SearchSettings, progress) -> dict:
             "last_undoable": journal.last_undoable(store)}
 
 
-def load(store_path: str, folders: Sequence[str], search: SearchSettings, *,
-         progress=None) -> Results:
-    """Open the store (finishing any interrupted clean-up) and analyse what it holds."""
+def load(store_path: str, folders: Sequence[str], search: SearchSettings,
+         options: ScanOptions | None = None, *, progress=None) -> Results:
+    """Open the store (finishing any interrupted clean-up) and analyse what it holds.
+
+    When the search needs fingerprints that some files lack, and ``options`` are
+    given, those files are read first (a scan; unchanged files with fingerprints are
+    not read again)."""
     with Store(store_path) as store:
         journal.recover(store)
-        return Results(**_analyse(store, folders, search, progress))
+        try:
+            return Results(**_analyse(store, folders, search, progress))
+        except MissingFingerprints:
+            if options is None:
+                raise
+        rep = scan(store, folders, dataclasses.replace(options, fingerprints=True), progress)
+        return Results(**_analyse(store, folders, search, progress), scan=rep)
 
 
 def scan_and_analyse(store_path: str, folders: Sequence[str], options: ScanOptions,

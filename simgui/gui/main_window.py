@@ -324,7 +324,8 @@ class MainWindow(QMainWindow):
         self._start(Task("Loading", jobs.warm_up), quiet=True)
         if self.folders.folders():
             self._start(Task("Loading results", jobs.load, self.store_path(),
-                             self.folders.folders(), self.search_settings()))
+                             self.folders.folders(), self.search_settings(),
+                             self.scan_options()))
         else:
             self._show_empty_state()
 
@@ -413,6 +414,15 @@ class MainWindow(QMainWindow):
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
+        if results.analysis.settings.method != self.tolerance.method_name():
+            # the method changed while this job ran; a search with the new one is queued.
+            # Until it lands nothing is shown, so nothing stale can be acted on.
+            self.table = None
+            self.model.set_table(None)
+            self.details.show_files([])
+            self.distance_chart.clear()
+            self._update_actions()
+            return
         self._last_undoable = results.last_undoable
         if results.batch is not None or results.undone is not None:
             self.model.clear_marks()  # files moved back must not come back ticked
@@ -563,12 +573,6 @@ class MainWindow(QMainWindow):
                                                      self.table.start[group + 1]])
 
     def _search_changed(self) -> None:
-        if self.tolerance.needs_fingerprints() and self.analysis is not None:
-            fingerprinted = self.analysis.files.fingerprinted
-            if fingerprinted is None or not fingerprinted.all():
-                # the fingerprints come from reading the files: only those without them
-                self.start_scan()
-                return
         scheme = self.tolerance.scheme_name()
         if scheme == "custom" and (self._last_scheme != "custom"
                                    or not self.settings.custom_weights):
@@ -601,8 +605,9 @@ class MainWindow(QMainWindow):
             self._forget_results()
             self._show_empty_state()
             return
+        # files without the fingerprints the search needs are read first (jobs.load)
         self._start(Task("Updating groups", jobs.load, self.store_path(), self.folders.folders(),
-                         self.search_settings()))
+                         self.search_settings(), self.scan_options()))
 
     def _ask_custom_weights(self) -> bool:
         current = " ".join(f"{t}={w:g}" for t, w in self.settings.custom_weights.items()) \
