@@ -307,3 +307,56 @@ def test_the_index_and_fingerprints_are_part_of_the_core_api():
     index.add(np.array([a], np.uint64))
     found = index.find_all(np.array([a ^ 0b101], np.uint64))
     assert [f.tolist() for f in found] == [[a]]
+
+
+def test_check_compares_files_whose_sum_tables_are_equal_but_contents_differ(tmp_path, capsys):
+    """Bytes holding no tag give all-zero sum tables: one class for the paper's method, but
+    the check must still compare their contents (review: pairs --check reported a-b)."""
+    rng = np.random.default_rng(12)
+    from simgui.core.sumtable import sum_table
+
+    quiet = []  # bytes no two of which hold a tag in any 8-bit window across them
+    for b in range(256):
+        if all(not any(sum_table(bytes(pair))) for q in quiet + [b]
+               for pair in ((q, b), (b, q))):
+            quiet.append(b)
+    assert len(quiet) >= 4
+    root = tmp_path / "quiet"
+    root.mkdir()
+    a = rng.choice(quiet, 4000).astype(np.uint8)
+    b = rng.choice(quiet, 4000).astype(np.uint8)
+    c = a.copy()
+    c[100:110] = quiet[0]
+    for name, data in (("a.bin", a), ("b.bin", b), ("c.bin", c)):
+        assert not any(sum_table(data.tobytes()))
+        (root / name).write_bytes(data.tobytes())
+    db = str(tmp_path / "q.sqlite3")
+    assert run(capsys, "scan", "--db", db, "-q", "--fingerprints", str(root))[0] == 0
+    code, out, _ = run(capsys, "pairs", "--db", db, "--check", "30", "--format", "json")
+    found = sorted(tuple(sorted(json.loads(l)[k].rsplit("/", 1)[1] for k in ("path_a", "path_b")))
+                   for l in out.splitlines())
+    assert code == 0 and found == [("a.bin", "c.bin")]
+
+
+def test_similar_by_fingerprints_keeps_the_smallest_similar_size(tmp_path, capsys):
+    root = tmp_path / "tiny"
+    root.mkdir()
+    (root / "a.txt").write_bytes(b"password=hunter0\n")
+    (root / "b.txt").write_bytes(b"password=hunter1\n")
+    (root / "c.txt").write_bytes(b"password=hunter0\n")
+    db = str(tmp_path / "t.sqlite3")
+    run(capsys, "scan", "--db", db, "-q", "--fingerprints", str(root))
+    for method in ("simhash", "minhash"):
+        code, out, _ = run(capsys, "similar", "--db", db, "--method", method,
+                           str(root / "a.txt"), "--format", "json")
+        assert code == 0
+        assert [json.loads(l)["path"].rsplit("/", 1)[1] for l in out.splitlines()] == ["c.txt"]
+
+
+@pytest.mark.parametrize("threshold", ["nan", "inf", "-inf"])
+def test_non_finite_thresholds_are_refused(tmp_path, capsys, threshold):
+    db = str(tmp_path / "n.sqlite3")
+    for method in ("simhash", "minhash"):
+        code, _, err = run(capsys, "groups", "--db", db, "--method", method,
+                           f"--threshold={threshold}")
+        assert code == 2 and "--threshold" in err

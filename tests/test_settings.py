@@ -44,3 +44,12 @@ def test_never_replaces_a_device_or_a_folder(tmp_path):
     with pytest.raises(OSError):
         save_settings(Settings(), tmp_path)  # a folder
     assert tmp_path.is_dir()
+
+
+def test_non_finite_numbers_fall_back_to_the_defaults():
+    from simgui.core.settings import Settings
+
+    s = Settings.from_json('{"minhash_resemblance": NaN, "sum_tolerance": Infinity, '
+                           '"key_tolerance": 2.5}')
+    assert s.minhash_resemblance == Settings().minhash_resemblance
+    assert s.sum_tolerance == Settings().sum_tolerance and s.key_tolerance == 2.5
