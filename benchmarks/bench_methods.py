@@ -91,7 +91,7 @@ def main(argv=None) -> int:
                 f"{r['f1']:6.3f} {r['edit_f1']:9.3f}")
     for method, values, label in (
             ("simhash", [2, 4, 6, 8], lambda v: f"<= {v} bits"),
-            ("minhash", [0.9, 0.8, 0.7, 0.6, 0.5], lambda v: f">= {v:.0%} resemblance")):
+            ("minhash", [0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35], lambda v: f">= {v:.0%} resemblance")):
         for v in values:
             difference = (methods.bits_to_difference(v) if method == "simhash"
                           else methods.resemblance_to_difference(v))

@@ -83,15 +83,17 @@ def reference_features(data: bytes) -> list[int]:
     n = len(data)
     if n == 0:
         return []
-    if n < 8:
-        return [_mix64((int.from_bytes(data, "little") + (n << 56) + golden) & _U64)]
+    if n < 16:
+        low, high = int.from_bytes(data[:8], "little"), int.from_bytes(data[8:], "little")
+        return [_mix64(_mix64((low + golden) & _U64) ^ (high + (n << 56)))]
     features, smallest = [], None
-    for p in range(n - 7):
+    for p in range(n - 15):
         v = int.from_bytes(data[p:p + 8], "little")
+        w = int.from_bytes(data[p + 8:p + 16], "little")
         h = (v * select) & _U64
         smallest = h if smallest is None else min(smallest, h)
         if h >> 60 == 0:
-            features.append(_mix64((v + golden) & _U64))
+            features.append(_mix64(_mix64((v + golden) & _U64) ^ w))
     return features or [_mix64((smallest + golden) & _U64)]
 
 

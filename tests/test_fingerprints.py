@@ -28,6 +28,8 @@ def same(data: bytes, result) -> None:
 @example(b"abc")
 @example(b"\x00" * 7)
 @example(b"\x00" * 8)
+@example(b"\x00" * 16)
+@example(bytes(range(24)))
 @example(b"\xff" * 100)
 def test_whole_buffer_equals_reference(data):
     same(data, fingerprints(data))
@@ -91,7 +93,23 @@ def test_result_leaves_the_builder_usable():
     same(b"hello world, twice and more bytes after the first result", builder.result())
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 8, 9, 15, 16, 17])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33])
 def test_tiny_files(size):
     data = bytes(range(size))
     same(data, fingerprints(data))
+
+
+def test_unrelated_files_over_a_small_alphabet_stay_apart():
+    """A megabyte of DNA holds nearly every 8-byte string of ACGT: with 8-byte shingles two
+    unrelated genomes shared all their features (the review's finding)."""
+    rng = np.random.default_rng(3)
+    acgt = np.frombuffer(b"ACGT", np.uint8)
+    a = rng.choice(acgt, 1_000_000)
+    b = rng.choice(acgt, 1_000_000)
+    edited = a.copy()
+    edited[rng.choice(len(a), 100, replace=False)] = ord("A")
+    fa, sa = fingerprints(a.tobytes())
+    fb, sb = fingerprints(b.tobytes())
+    fe, se = fingerprints(edited.tobytes())
+    assert resemblance(sa, sb) <= 0.1 and hamming(fa, fb) >= 16
+    assert resemblance(sa, se) >= 0.8 and hamming(fa, fe) <= 8

@@ -38,7 +38,7 @@ def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, 
     assert window.analysis.files.fingerprinted.all()
     assert window.scan_options().fingerprints
     assert window.tolerance.threshold.isVisible() and not window.tolerance.key.isVisible()
-    assert window.tolerance.threshold.label.text() == "≥ 60 %"
+    assert window.tolerance.threshold.label.text() == f"≥ {methods.MINHASH_DEFAULT * 100:.0f} %"
     model = window.model
     assert model.rowCount() == 6  # each original with its copy and its edited copy
     assert all(model.rowCount(model.index(r, 0)) == 3 for r in range(6))
@@ -50,7 +50,8 @@ def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, 
     expected = window.analysis.counts(window.tolerance.tolerances())
     assert window.tolerance.tolerances().sum == 0
     qtbot.waitUntil(lambda: f"{expected.sum_hits:,} similar pairs"
-                    in window.tolerance.counts.text())
+                    in window.tolerance.counts.text()
+                    and window.distance_chart.marker.value() == 100)
     loose = window.analysis.counts(window.tolerance.tolerances().__class__(0, 50.0))
     assert loose.sum_hits >= expected.sum_hits >= 6  # the identical copies, always
 

@@ -231,7 +231,7 @@ def test_command_line_methods(tree, tmp_path, capsys):
     assert sorted(hits) == ["f3~edit.bin", "f3~insert.bin"]
     for bad in (["--method", "simhash", "--threshold", "9"],
                 ["--method", "simhash", "--threshold", "2.5"],
-                ["--method", "minhash", "--threshold", "40"], ["--threshold", "3"]):
+                ["--method", "minhash", "--threshold", "30"], ["--threshold", "3"]):
         code, _, err = run(capsys, "groups", "--db", db, *bad)
         assert code == 2 and "--threshold" in err
 
@@ -360,3 +360,13 @@ def test_non_finite_thresholds_are_refused(tmp_path, capsys, threshold):
         code, _, err = run(capsys, "groups", "--db", db, "--method", method,
                            f"--threshold={threshold}")
         assert code == 2 and "--threshold" in err
+
+
+def test_banding_finds_nearly_every_pair_at_the_slider_floor():
+    bands, rows = methods.lsh_bands(methods.LSH_TUNED_FOR)
+    at_default = 1 - (1 - methods.MINHASH_DEFAULT ** rows) ** bands
+    assert at_default >= 0.97
+    rng = np.random.default_rng(21)
+    sigs, planted = signatures_with_planted_pairs(rng, 600, [0.5] * 300)
+    found = {tuple(p) for p in methods.minhash_pairs(sigs, 0.5)[0].tolist()}
+    assert len(set(planted) & found) >= 0.97 * len(planted)

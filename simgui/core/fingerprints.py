@@ -3,17 +3,20 @@
 Both are computed from one set of *features*, in the same single read as the
 sum table, streaming and in constant memory:
 
-- **Shingles.**  At every byte position i >= 7 the shingle is the 8 bytes
-  ending there, read as a big-endian uint64 ``v``, and ``h = mix(v)``
-  (the splitmix64 finaliser).  The shingle is *selected* when ``h % 16 == 0``:
-  about one position in 16, chosen by the content itself, so an insertion or
-  deletion disturbs only the shingles that overlap it and the rest of the
-  file keeps its features wherever they move to.
-- **Features.**  A selected shingle gives the feature ``mix(h + GOLDEN)``
-  (a second hash, so the selection does not fix any feature bit).  A file of
-  1 to 7 bytes has one feature, from its bytes and length; a longer file with
-  no selected shingle (low-entropy content) uses its smallest ``h`` instead.
-  An empty file has none.
+- **Shingles.**  At every byte position p the shingle is the 16 bytes
+  starting there, read as two little-endian uint64 words ``v`` and ``w``.
+  It is *selected* when the top 4 bits of ``h = v * K`` (an odd constant)
+  are 0: about one position in 16, chosen by the content itself, so an
+  insertion or deletion disturbs only the shingles that overlap it and the
+  rest of the file keeps its features wherever they move to.
+- **Features.**  A selected shingle gives the feature
+  ``mix(mix(v + GOLDEN) ^ w)`` (``mix``: the splitmix64 finaliser).  A file
+  of 1 to 15 bytes has one feature, from its bytes and length; a longer file
+  with no selected shingle (low-entropy content) uses ``mix(min h + GOLDEN)``.
+  An empty file has none.  Shingles are 16 bytes, not 8, because a file over
+  a small alphabet (DNA, two-colour images) holds nearly every possible 8-byte
+  shingle once it is a megabyte long, and two unrelated such files then
+  look like copies.
 - **Simhash** (Charikar): each feature votes +1 on the bits it has set and
   -1 on the others; bit b of the fingerprint is set when the sum for bit b
   is >= 0.  Near-duplicates differ in few bits: compare with :func:`hamming`.
@@ -40,6 +43,7 @@ import numpy as np
 from numba import njit
 
 SAMPLE_EVERY = 16  # one shingle in this many is a feature, on average
+_SHINGLE = 16  # bytes in a shingle
 SLOTS = 128  # MinHash signature length
 RECENT = 8192  # features the simhash remembers, to count each one once
 _BIN_SHIFT = np.uint64(57)  # 64 - log2(SLOTS)
@@ -106,52 +110,61 @@ def _word(data, p):
 
 @njit(cache=True, nogil=True)
 def _feed(data, state, ones, mins, recent):
-    """Every shingle starting in ``data`` with 8 bytes there (the caller carries the rest)."""
+    """Every shingle starting in ``data`` with 16 bytes there (the caller carries the rest)."""
     n = len(data)
     lanes = np.zeros(8, np.uint64)
     min_h = state[_MIN_H]  # in locals: stores to the state array would not stay in registers
     taken = 0
     pending = 0
     end = 0  # shingles starting before this are done
-    if n >= 16:
-        # two words at a time give the 8 shingles starting in the first
-        prev = _word(data, 0)
-        for j in range(1, n // 8):
-            nxt = _word(data, 8 * j)
+    if n >= 24:
+        # three words at a time give the 8 shingles starting in the first
+        a = _word(data, 0)
+        b = _word(data, 8)
+        for j in range(2, n // 8):
+            c = _word(data, 8 * j)
             for s in range(8):
-                v = (prev >> np.uint64(8 * s)) | (nxt << np.uint64(64 - 8 * s)) if s else prev
+                if s:
+                    v = (a >> np.uint64(8 * s)) | (b << np.uint64(64 - 8 * s))
+                    w = (b >> np.uint64(8 * s)) | (c << np.uint64(64 - 8 * s))
+                else:
+                    v = a
+                    w = b
                 h = v * _SELECT_K
                 if h < min_h:
                     min_h = h
                 if (h >> _SELECT_SHIFT) == np.uint64(0):
-                    pending += _take(_mix(v + _GOLDEN), lanes, mins, recent)
-            prev = nxt
+                    pending += _take(_mix(_mix(v + _GOLDEN) ^ w), lanes, mins, recent)
+            a = b
+            b = c
             if pending >= 240:  # before a byte lane can overflow (8 a step, 255 at most)
                 _flush(lanes, ones)
                 taken += pending
                 pending = 0
-        end = 8 * (n // 8 - 1)
-    for p in range(end, n - 7):
+        end = 8 * (n // 8 - 2)
+    for p in range(end, n - 15):
         v = _word(data, p)
         h = v * _SELECT_K
         if h < min_h:
             min_h = h
         if (h >> _SELECT_SHIFT) == np.uint64(0):
-            pending += _take(_mix(v + _GOLDEN), lanes, mins, recent)  # < 8 more, after < 248
+            # < 16 more, after < 248
+            pending += _take(_mix(_mix(v + _GOLDEN) ^ _word(data, p + 8)), lanes, mins, recent)
     _flush(lanes, ones)
     state[_FEATURES] += np.uint64(taken + pending)
     state[_MIN_H] = min_h
 
 
 @njit(cache=True, nogil=True)
-def _finish(seen, short, state, ones, mins, recent, slots32):
+def _finish(seen, low, high, state, ones, mins, recent, slots32):
     """Add the feature of a short or featureless file; returns the simhash and fills
-    the 32-bit slots.  ``short``: the bytes of a file under 8 bytes, little-endian."""
+    the 32-bit slots.  ``low``, ``high``: the bytes of a file under 16 bytes, as two
+    little-endian words."""
     lanes = np.zeros(8, np.uint64)
-    if 0 < seen < 8:
-        state[_FEATURES] += np.uint64(_take(_mix(short + (np.uint64(seen) << np.uint64(56))
-                                                 + _GOLDEN), lanes, mins, recent))
-    elif seen >= 8 and state[_FEATURES] == np.uint64(0):
+    if 0 < seen < _SHINGLE:
+        feature = _mix(_mix(low + _GOLDEN) ^ (high + (np.uint64(seen) << np.uint64(56))))
+        state[_FEATURES] += np.uint64(_take(feature, lanes, mins, recent))
+    elif seen >= _SHINGLE and state[_FEATURES] == np.uint64(0):
         state[_FEATURES] += np.uint64(_take(_mix(state[_MIN_H] + _GOLDEN), lanes, mins, recent))
     _flush(lanes, ones)
     total = state[_FEATURES]
@@ -186,7 +199,7 @@ class FingerprintBuilder:
         self._ones = np.zeros(64, np.uint64)
         self._mins = np.full(SLOTS, _EMPTY, np.uint64)
         self._recent = np.zeros(RECENT, np.uint64)
-        self._carry = b""  # the last bytes (under 8) whose shingles are still to come
+        self._carry = b""  # the last bytes (under 16) whose shingles are still to come
         self._seen = 0
 
     def update(self, chunk) -> None:
@@ -195,23 +208,25 @@ class FingerprintBuilder:
         if n == 0:
             return
         self._seen += n
+        keep = _SHINGLE - 1
         if self._carry:
             # the shingles that start in the carry and end in this chunk
-            head = self._carry + data[:7].tobytes()
-            if len(head) >= 8:
+            head = self._carry + data[:keep].tobytes()
+            if len(head) >= _SHINGLE:
                 _feed(np.frombuffer(head, np.uint8), self._state, self._ones, self._mins,
                       self._recent)
-            if n < 7:
-                self._carry = head[-7:]
+            if n < keep:
+                self._carry = head[-keep:]
                 return
         _feed(data, self._state, self._ones, self._mins, self._recent)
-        self._carry = data[-7:].tobytes()
+        self._carry = data[-keep:].tobytes()
 
     def result(self) -> tuple[int, np.ndarray]:
         """(simhash as an unsigned 64-bit int, MinHash signature: uint32 (SLOTS,))."""
         slots = np.empty(SLOTS, np.uint32)
-        short = int.from_bytes(self._carry, "little") if self._seen < 8 else 0
-        fingerprint = _finish(self._seen, np.uint64(short), self._state.copy(),
+        short = self._carry if self._seen < _SHINGLE else b""
+        low, high = int.from_bytes(short[:8], "little"), int.from_bytes(short[8:], "little")
+        fingerprint = _finish(self._seen, np.uint64(low), np.uint64(high), self._state.copy(),
                               self._ones.copy(), self._mins.copy(), self._recent.copy(), slots)
         return int(fingerprint), slots
 

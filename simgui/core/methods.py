@@ -10,9 +10,10 @@ key and sum-table tolerances, see :mod:`simgui.core.simfind`):
   :data:`SIMHASH_MAX_BITS`.
 - ``minhash``: unequal MinHash slots, as a share of the 128 (difference 40 %
   = estimated resemblance 60 %).  Candidates come from LSH banding tuned for
-  :data:`MINHASH_FLOOR`; each is verified by its signature estimate, so a
-  pair reported is within the asked difference, and a pair above the floor
-  is missed only with the small probability the banding leaves.
+  :data:`LSH_TUNED_FOR`, below the slider's floor :data:`MINHASH_FLOOR`; each
+  is verified by its signature estimate, so a pair reported is within the
+  asked difference; a pair at the default 45 % or above is missed with
+  probability under 0.03, at 50 % or above under 0.007.
 
 Defaults were chosen on the labelled corpus (benchmarks/bench_accuracy.py):
 see README, Accuracy.
@@ -32,9 +33,14 @@ METHODS = ("paper", "simhash", "minhash")
 #: The largest simhash distance searched (its slider's top): the index needs
 #: C(blocks, bits) sorted tables, so wider searches cost more than they find.
 SIMHASH_MAX_BITS = 8
-SIMHASH_DEFAULT_BITS = 8  # best F1 within the searchable range (0.86 on the corpus)
-MINHASH_FLOOR = 0.5  # the smallest resemblance searched (the slider's bottom)
-MINHASH_DEFAULT = 0.6  # best F1 on the corpus (0.99)
+SIMHASH_DEFAULT_BITS = 8  # best F1 within the searchable range (0.72 on the corpus)
+MINHASH_FLOOR = 0.4  # the smallest resemblance searched (the slider's bottom)
+MINHASH_DEFAULT = 0.45  # precision 1.000 and recall 0.85 on the corpus (F1 0.92)
+#: The resemblance LSH banding is tuned for, below the slider's floor: it gives
+#: 37 bands of 3 slots, so a pair at 40 % resemblance becomes a candidate with
+#: probability 0.91, at 45 % 0.97 and at 50 % 0.993 (tuned for 50 %: 0.23, 0.38, 0.55),
+#: while one at 10 % becomes one with probability 0.04.
+LSH_TUNED_FOR = 0.3
 
 
 def bits_to_difference(bits) -> np.ndarray:
@@ -98,15 +104,15 @@ def lsh_bands(threshold: float, slots: int = SLOTS, false_positive_weight: float
 def minhash_pairs(signatures: np.ndarray, min_resemblance: float = MINHASH_FLOOR
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs i < j whose estimated resemblance is at least ``min_resemblance``
-    (LSH candidates banded for :data:`MINHASH_FLOOR` or lower, verified), and the
+    (LSH candidates banded for :data:`LSH_TUNED_FOR` or lower, verified), and the
     difference of each in percent."""
     signatures = np.ascontiguousarray(signatures, np.uint32)
     n, slots = signatures.shape if signatures.ndim == 2 else (0, SLOTS)
     if n < 2:
         return np.zeros((0, 2), np.int64), np.zeros(0, np.float64)
-    # banded for the floor whatever the threshold: then a pair found at one threshold is
-    # found at every lower one, so one search and the slider agree with a search per value
-    bands, rows = _bands_for(min(max(min_resemblance, 0.01), MINHASH_FLOOR), slots)
+    # banded the same whatever the threshold: then a pair found at one threshold is found
+    # at every lower one, so one search and the slider agree with a search per value
+    bands, rows = _bands_for(min(max(min_resemblance, 0.01), LSH_TUNED_FOR), slots)
     keys = _band_keys(signatures, bands, rows)
     candidates = []
     for b in range(bands):

@@ -91,7 +91,7 @@ class ThresholdSlider(_LabelledSlider):
         self.set_method("simhash")
 
     def set_method(self, method: str) -> None:
-        """simhash: 0 .. 8 bits; minhash: resemblance 100 % down to 50 % (right: more
+        """simhash: 0 .. 8 bits; minhash: resemblance 100 % down to the floor (right: more
         different, like the tolerance sliders)."""
         self.method = method
         self.slider.blockSignals(True)
