@@ -32,22 +32,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from simgui.core.hamming_index import HammingIndex, _default_blocks, hamming_pairs  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_sumtable import cpu_model  # noqa: E402
+
 # simhash-py (seomoz) README, "a 2011-ish MacBook Pro", one core:
 # ./bench.py --random 1000000 --blocks 5 --bits 3
 PUBLISHED = {"insert": 2.534, "find_first": 4.795, "find_all": 7.415, "remove": 3.346}
 PUBLISHED_BLOCKS = 5
 BLOCKS, DISTANCE = 6, 3  # the configuration this project asked for
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def best(fn, repeat):

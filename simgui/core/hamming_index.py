@@ -21,8 +21,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from simgui.core.simfind import _lower_bound
+from simgui.core.sumtable import _popcount
 
 __all__ = ["HammingIndex", "hamming_pairs"]
 
@@ -34,14 +36,6 @@ _ALL = (1 << 64) - 1
 
 
 # --------------------------------------------------------------------------- kernels
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of a uint64 (one popcnt)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, nogil=True)
@@ -193,17 +187,6 @@ def _build_dir(tab, tbits, out):
 
 
 @njit(cache=True, nogil=True)
-def _lower(tab, lo, hi, key):
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if tab[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@njit(cache=True, nogil=True)
 def _sweep(row, dirrow, tbits, pq, src, msk, dst, nseg, him, cmask, lowmask, bmask, maxd,
            first_only, start, hit_q, hit_v, k):
     """Probe one table with its sorted permuted queries ``pq[start:]``.
@@ -224,7 +207,7 @@ def _sweep(row, dirrow, tbits, pq, src, msk, dst, nseg, him, cmask, lowmask, bma
         key = p & him
         b = _bucket(p, tbits)
         hi = dirrow[b + np.uint64(1)]
-        j = _lower(row, dirrow[b], hi, key)
+        j = _lower_bound(row, dirrow[b], hi, key)
         k_query = k
         while j < hi and (row[j] & him) == key:
             if _popcount(row[j] ^ p) <= d:
@@ -275,7 +258,7 @@ def _collate(hit_q, queries):
         x = queries[i]
         b = _bucket(x, tbits)
         hi = dirrow[b + np.uint64(1)]
-        j = _lower(keys, dirrow[b], hi, x)
+        j = _lower_bound(keys, dirrow[b], hi, x)
         if j < hi and keys[j] == x:
             group[i] = j
     return offsets, group
@@ -311,8 +294,8 @@ def _table_pairs(tab, src, msk, dst, nseg, himask, cmask, lowmask, bmask, maxd, 
                     if _agree(xo, bmask) & lowmask == cmask:
                         if count < cap:
                             va = _perm(pa, dst, msk, src, nseg)
-                            ia = _lower(uniq, 0, uniq.shape[0], va)
-                            ib = _lower(uniq, 0, uniq.shape[0], va ^ xo)
+                            ia = _lower_bound(uniq, 0, uniq.shape[0], va)
+                            ib = _lower_bound(uniq, 0, uniq.shape[0], va ^ xo)
                             out_a[count] = min(ia, ib)
                             out_b[count] = max(ia, ib)
                         count += 1
