@@ -386,13 +386,16 @@ def cmd_pairs(args) -> int:
         files = _files(store, args)
     tol = _tolerances(args)
     fingerprint_method = args.method != "paper"
-    # comparing contents (a fingerprint method, or the check): only identical files share
-    # a class, since a class's members are all paired as its first one is
-    hashes = (np.frombuffer(b"".join(h or bytes(16) for h in files.hashes), np.int64)
-              .reshape(-1, 2) if fingerprint_method or args.check else None)
+    # classes are sets of identical files, as for groups: a class's members are listed
+    # with its first file only, so files of equal size and sum table but other contents
+    # must not share one (their copies of each other would go unlisted), and copies are
+    # copies whatever their extensions
+    hashes = np.frombuffer(b"".join(h or bytes(16) for h in files.hashes),
+                           np.int64).reshape(-1, 2)
     space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
                               extensions=None if args.no_extensions else files.extensions,
-                              size_factor=args.size_factor, class_extra=hashes)
+                              size_factor=args.size_factor, class_extra=hashes,
+                              classes_by_extension=False)
     if fingerprint_method:
         rep_pairs, _ = methods.class_pairs(space, args.method, files.simhashes,
                                            files.signatures, tol.sum)

@@ -138,3 +138,34 @@ def test_reference_folder_is_never_touched(scanned, capsys):
     assert code == 0, out
     assert (root / "sub" / "copy.bin").exists()  # protected, so it is the copy kept
     assert not (root / "orig.bin").exists()
+
+
+def test_pairs_lists_every_identical_copy(tmp_path, capsys):
+    """Copies with different extensions, and copies whose sum table equals that of a
+    different file, are listed as identical (rdfind and jdupes list them; pairs did not)."""
+    from simgui.core.sumtable import sum_table
+
+    quiet = []  # bytes no two of which hold a tag: sum tables of all zeros
+    for b in range(256):
+        if all(not any(sum_table(bytes(pair))) for q in quiet + [b] for pair in ((q, b), (b, q))):
+            quiet.append(b)
+    rng = np.random.default_rng(2)
+    root = tmp_path / "files"
+    root.mkdir()
+    a = rng.choice(quiet, 4000).astype(np.uint8).tobytes()
+    b = rng.choice(quiet, 4000).astype(np.uint8).tobytes()
+    (root / "a.bin").write_bytes(a)
+    (root / "b.bin").write_bytes(b)
+    (root / "b copy.bin").write_bytes(b)
+    script = rng.bytes(5000)
+    (root / "tool").write_bytes(script)
+    (root / "tool.sh").write_bytes(script)
+    db = str(tmp_path / "s.sqlite3")
+    assert main(["scan", "--db", db, "-q", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["pairs", "--db", db, "--format", "json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    identical = {tuple(sorted(os.path.basename(r[k]) for k in ("path_a", "path_b")))
+                 for r in rows if r["identical"]}
+    assert identical == {("b copy.bin", "b.bin"), ("tool", "tool.sh")}
+    assert any(not r["identical"] for r in rows)  # a and b: equal tables, other contents
