@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench bundle clean check-python
+.PHONY: run test bench experiments bundle clean check-python
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "simgui needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -31,6 +31,12 @@ bench: $(BIN)/.installed-test
 	$(BIN)/python benchmarks/bench_methods.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui_slider.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_startup.py
+
+# the paper's figures, accuracy and speed against other tools, into docs/experiments
+# (ARGS=--quick for a short run; the compared tools: apt-get install ssdeep rdfind jdupes
+# enscript ghostscript)
+experiments: $(BIN)/.installed-experiments
+	PYTHONPATH=. $(BIN)/python benchmarks/experiments/run_all.py $(ARGS)
 
 bundle:
 	packaging/build.sh
