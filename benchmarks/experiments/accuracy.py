@@ -636,8 +636,8 @@ def plot(args, methods, corpus, corpus_results, releases, release_results) -> No
     ax.set_xlabel("share of the two files' bytes in unchanged lines (difflib)")
     ax.set_ylabel("share of same-module pairs found")
     ax.set_title("Releases: pairs found at each method's default, by how much changed")
-    fig.suptitle("Accuracy of the paper's sum tables, ssdeep and TLSH on the same files",
-                 fontsize=11)
+    fig.suptitle("Accuracy of the paper's sum tables, ssdeep, TLSH and simgui's simhash and "
+                 "MinHash on the same files", fontsize=11)
     fig.tight_layout(rect=(0, 0.02, 1, 0.97))
     common.save_figure(fig, args.out, NAME, common.footer_text())
 
