@@ -135,3 +135,28 @@ def test_switching_method_during_a_scan_never_shows_stale_groups(qtbot, window, 
     assert window.table is not None and window.table.files is window.analysis.files
     assert window.model.table is window.table
     assert len(seen) >= 2 and all(seen)  # never a table of other files than the analysis'
+
+
+def test_start_up_with_a_method_reads_the_missing_fingerprints(qtbot, tmp_path):
+    from simgui.core.scanner import ScanOptions, scan as scan_into
+    from simgui.core.settings import Settings, save_settings
+    from simgui.core.store import Store
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    store = tmp_path / "store.sqlite3"
+    with Store(store) as s:
+        scan_into(s, [root], ScanOptions())  # scanned earlier with the paper's method
+    settings = tmp_path / "settings.json"
+    save_settings(Settings(folders=[str(root)], method="minhash", store=str(store)), settings)
+    w = MainWindow(settings_path=str(settings))
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        w.start_up()
+    qtbot.waitUntil(lambda: not w.tasks.busy and w.analysis is not None, timeout=WAIT_MS)
+    assert w.analysis.settings.method == "minhash"
+    assert w.analysis.files.fingerprinted.all()
+    assert w.model.rowCount() == 6 and w.problems.count() == 0
