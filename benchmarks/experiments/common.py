@@ -29,6 +29,8 @@ for _path in (ROOT, BENCHMARKS):  # simgui, and the benchmarks' own modules (cor
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from bench_scan import read_all  # noqa: E402,F401 (warms the page cache; used by speed.py)
+
 #: The paper (Sadowski and Levin 2007), as DESIGN.md reads its plots (about 10 % accurate).
 PAPER = {
     "fig7_hits_per_pair_with_extensions": 1 / 5000,  # "about 1 hit in 5000 pairs", high T
@@ -273,19 +275,6 @@ def regular_files(roots: Sequence[str], min_size: int = 0) -> list[str]:
 def _is_regular(mode: int) -> bool:
     import stat
     return stat.S_ISREG(mode)
-
-
-def read_all(paths: Sequence[str]) -> int:
-    """Read every file once (warms the page cache); returns the bytes read."""
-    total = 0
-    for path in paths:
-        try:
-            with open(path, "rb") as f:
-                while chunk := f.read(1 << 20):
-                    total += len(chunk)
-        except OSError:
-            pass
-    return total
 
 
 def timed(fn, *args, **kwargs):
