@@ -348,18 +348,17 @@ def _tolerances(args) -> Tolerances:
                                "method takes --key-tolerance and --sum-tolerance")
         return Tolerances(args.key_tolerance, args.sum_tolerance)
     if method == "simhash":
-        bits = methods.SIMHASH_DEFAULT_BITS if threshold is None else threshold
+        bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
         if not (math.isfinite(bits) and float(bits).is_integer()
                 and 0 <= bits <= methods.SIMHASH_MAX_BITS):
             raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
                                f"{methods.SIMHASH_MAX_BITS}")
-        return Tolerances(args.key_tolerance, float(methods.bits_to_difference(bits)))
-    resemblance = methods.MINHASH_DEFAULT * 100 if threshold is None else threshold
+        return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
+    resemblance = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
     if not (math.isfinite(resemblance) and methods.MINHASH_FLOOR * 100 <= resemblance <= 100):
         raise CommandError(f"--threshold for minhash is a resemblance from "
                            f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
-    return Tolerances(args.key_tolerance,
-                      float(methods.resemblance_to_difference(resemblance / 100)))
+    return Tolerances(args.key_tolerance, methods.threshold_difference(method, resemblance))
 
 
 def _files(store: Store, args):
@@ -413,7 +412,7 @@ def cmd_pairs(args) -> int:
         a, b = pairs[:, 0], pairs[:, 1]
         difference = methods.differences(args.method, files.simhashes[a], files.signatures[a],
                                          files.simhashes[b], files.signatures[b])
-        sim = np.where(identical, 100.0, np.minimum(100.0 - difference, 99.99))
+        sim = methods.similarity(difference, identical)
     rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
              "key_distance": round(kd, 4), "sum_distance": sd, "similarity": round(sm, 2),
              "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
@@ -463,10 +462,9 @@ def cmd_similar(args) -> int:
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
                                      extension=extension)
         if args.check:
-            resemblance = 100 - methods.differences("minhash", None, files.signatures[hits],
-                                                    None, record.minhash)
             copy = np.array([files.hashes[i] == record.content_hash for i in hits], bool)
-            keep = (resemblance >= args.check - 1e-9) | copy
+            keep = methods.resembles(files.signatures[hits], record.minhash,
+                                     args.check / 100) | copy
             hits, distances = hits[keep], distances[keep]
     keep = [k for k, i in enumerate(hits) if files.paths[i] != me]
     hits, distances = hits[keep], distances[keep]
@@ -476,7 +474,7 @@ def cmd_similar(args) -> int:
         distances, files.sizes[hits], record.size,
         [files.hashes[i] == record.content_hash for i in hits])
     if fingerprint_method:
-        sim = np.where(identical, 100.0, np.minimum(100.0 - difference[keep], 99.99))
+        sim = methods.similarity(difference[keep], identical)
         order = np.lexsort((-sim,))  # most similar first, like the paper's ranking
         hits, distances, keys, identical, sim = (hits[order], distances[order], keys[order],
                                                  identical[order], sim[order])

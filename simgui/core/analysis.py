@@ -165,7 +165,7 @@ class Analysis:
             difference = methods.differences(
                 self.settings.method, files.simhashes[rows], files.signatures[rows],
                 files.simhashes[ref], files.signatures[ref])
-            similarity = np.where(identical, 100.0, np.minimum(100.0 - difference, 99.99))
+            similarity = methods.similarity(difference, identical)
         n_groups = len(references)
         member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
         group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
@@ -255,7 +255,7 @@ def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority:
     """Statistics of a fingerprint method: its difference on the sum-table axis, every
     pair a key hit (the key slider has no say)."""
     if method not in methods.METHODS[1:]:
-        raise ValueError(f"unknown method {method!r}; one of {', '.join(methods.METHODS)}")
+        raise methods.unknown_method(method)
     _require_fingerprints(files, method)
     top = methods.ceiling_difference(method) if ceiling is None else ceiling.sum
     pairs, difference = methods.class_pairs(space, method, files.simhashes, files.signatures,

@@ -51,21 +51,50 @@ def resemblance_to_difference(resemblance) -> np.ndarray:
     return 100.0 * (1.0 - np.asarray(resemblance, np.float64))
 
 
+def unknown_method(method: str) -> ValueError:
+    return ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+
+
+def threshold_difference(method: str, threshold: float) -> float:
+    """A method's threshold as users set it (simhash: differing bits; MinHash: smallest
+    resemblance in percent) as the difference in percent its searches take."""
+    if method == "simhash":
+        return float(bits_to_difference(threshold))
+    if method == "minhash":
+        return float(resemblance_to_difference(threshold / 100))
+    raise unknown_method(method)
+
+
+def threshold_text(method: str, threshold: float) -> str:
+    """A threshold as the window writes it: "≤ 8 bits", "≥ 45 %"."""
+    if method == "simhash":
+        return f"≤ {threshold:g} bit{'s' if threshold != 1 else ''}"
+    return f"≥ {threshold:g} %"
+
+
+#: Each method's threshold at the top of its search's reach, and by default
+CEILING_THRESHOLD = {"simhash": SIMHASH_MAX_BITS, "minhash": MINHASH_FLOOR * 100}
+DEFAULT_THRESHOLD = {"simhash": SIMHASH_DEFAULT_BITS, "minhash": MINHASH_DEFAULT * 100}
+
+
 def ceiling_difference(method: str) -> float:
     """The largest difference (percent) a method's search covers."""
-    if method == "simhash":
-        return float(bits_to_difference(SIMHASH_MAX_BITS))
-    if method == "minhash":
-        return float(resemblance_to_difference(MINHASH_FLOOR))
-    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+    if method not in CEILING_THRESHOLD:
+        raise unknown_method(method)
+    return threshold_difference(method, CEILING_THRESHOLD[method])
 
 
 def default_difference(method: str) -> float:
-    if method == "simhash":
-        return float(bits_to_difference(SIMHASH_DEFAULT_BITS))
-    if method == "minhash":
-        return float(resemblance_to_difference(MINHASH_DEFAULT))
-    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+    if method not in DEFAULT_THRESHOLD:
+        raise unknown_method(method)
+    return threshold_difference(method, DEFAULT_THRESHOLD[method])
+
+
+def similarity(difference, identical) -> np.ndarray:
+    """The similarity a report gives a pair a fingerprint method found: 100 less the
+    difference, and 100 only for identical copies (the rule of
+    simfind.identity_and_similarity)."""
+    return np.where(identical, 100.0, np.minimum(100.0 - np.asarray(difference), 99.99))
 
 
 def simhash_pairs(fps: np.ndarray, max_bits: int = SIMHASH_MAX_BITS
@@ -133,6 +162,13 @@ def resemblance_at_least(signatures: np.ndarray, pairs: np.ndarray,
     pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
     return _equal_slots(signatures, pairs) >= _slots_needed(min_resemblance,
                                                             signatures.shape[1])
+
+
+def resembles(signature_a, signature_b, min_resemblance: float) -> np.ndarray:
+    """Whether signatures (broadcasting: one against many works too) have an estimated
+    resemblance of at least ``min_resemblance``, by the rule of :func:`resemblance_at_least`."""
+    equal = (np.asarray(signature_a) == np.asarray(signature_b)).sum(axis=-1)
+    return equal >= _slots_needed(min_resemblance, np.shape(signature_a)[-1])
 
 
 def _slots_needed(min_resemblance: float, slots: int) -> int:
@@ -217,7 +253,7 @@ def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarra
         floor = max(1.0 - max_difference / 100.0, 0.0)
         found, difference = minhash_pairs(signatures[reps], floor)
     else:
-        raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+        raise unknown_method(method)
     pairs = reps[found]
     a, b = space.sizes[pairs[:, 0]], space.sizes[pairs[:, 1]]
     keep = np.maximum(a, b) <= space.size_factor * np.minimum(a, b)
@@ -234,7 +270,7 @@ def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> 
         return bits_to_difference(np.bitwise_count(x))
     if method == "minhash":
         return 100.0 * (np.asarray(signature_a) != np.asarray(signature_b)).mean(axis=-1)
-    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS[1:])}")
+    raise unknown_method(method)
 
 
 def distance_bins(method: str) -> np.ndarray:

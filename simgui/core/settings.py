@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simgui.core.methods import MINHASH_DEFAULT, SIMHASH_DEFAULT_BITS
+from simgui.core.methods import DEFAULT_THRESHOLD
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
 )
@@ -46,8 +46,8 @@ class Settings:
     custom_weights: dict[str, float] = field(default_factory=dict)  # tag hex -> weight
     use_extensions: bool = True
     method: str = "paper"  # one of methods.METHODS
-    simhash_bits: int = SIMHASH_DEFAULT_BITS  # simhash: differing bits allowed
-    minhash_resemblance: float = MINHASH_DEFAULT * 100  # MinHash: smallest resemblance, percent
+    simhash_bits: int = DEFAULT_THRESHOLD["simhash"]  # simhash: differing bits allowed
+    minhash_resemblance: float = DEFAULT_THRESHOLD["minhash"]  # MinHash: smallest resemblance, %
     check_by_content: bool = False  # paper's method: confirm pairs by MinHash resemblance
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # see analysis.REFERENCE_RULES

@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from pyqtgraph.graphicsItems.ScatterPlotItem import SpotItem
 
+from simgui.core import methods
 from simgui.core.keys import SCHEMES, SKEW, UNIFORM, compute_keys
 
 #: Colour-blind-friendly: Okabe & Ito without yellow and black (too faint or
@@ -872,8 +873,7 @@ class DistanceChart(_Themed):
             return
         self._line.show()
         self._line.setValue(self._threshold)
-        text = (f"≤ {self._threshold:g} bits" if self.method == "simhash"
-                else f"≥ {self._threshold:g} %")
+        text = methods.threshold_text(self.method, self._threshold)
         # the label goes on the side with room for it
         side = (1, 0.5) if self.method == "minhash" else (0, 0.5)
         self._line.label.anchors = [side, side]

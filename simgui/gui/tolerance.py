@@ -114,14 +114,11 @@ class ThresholdSlider(_LabelledSlider):
 
     def difference(self) -> float:
         """The threshold as the method's difference in percent (what the analysis takes)."""
-        if self.method == "simhash":
-            return float(methods.bits_to_difference(self.value()))
-        return float(methods.resemblance_to_difference(self.value() / 100))
+        return methods.threshold_difference(self.method, self.value())
 
     def _moved(self, _position: int) -> None:
         v = self.value()
-        self.label.setText(f"≤ {v:.0f} bit{'s' if v != 1 else ''}" if self.method == "simhash"
-                           else f"≥ {v:.0f} %")
+        self.label.setText(methods.threshold_text(self.method, v))
         self.value_changed.emit(v)
 
 
@@ -192,8 +189,7 @@ class TolerancePanel(QGroupBox):
         self.sum.value_changed.connect(self._tolerances_moved)
         self.threshold.value_changed.connect(self._tolerances_moved)
         self.method.activated.connect(self._method_chosen)
-        self._thresholds = {"simhash": float(methods.SIMHASH_DEFAULT_BITS),
-                            "minhash": methods.MINHASH_DEFAULT * 100}
+        self._thresholds = {m: float(t) for m, t in methods.DEFAULT_THRESHOLD.items()}
         self._show_method_rows()
         self.size_factor.editingFinished.connect(lambda: self.search_changed.emit())
         self.scheme.activated.connect(lambda _i: self.search_changed.emit())
