@@ -543,10 +543,9 @@ class MainWindow(QMainWindow):
             return
         method, files, stats = analysis.settings.method, analysis.files, analysis.stats
         sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
-        # each pair is in two adjacency lists; copies inside a class are at distance 0
-        found = methods.pair_histogram(method, stats.hit_sum, stats.weight / 2)
-        found[methods.distance_bins(method) == (0 if method == "simhash" else 100)] += \
-            stats.within
+        # each pair is in two adjacency lists; the copies inside classes differ by nothing
+        found = methods.pair_histogram(method, np.append(stats.hit_sum, 0.0),
+                                       np.append(stats.weight / 2, stats.within))
         self.distance_chart.set_data(method, methods.distance_bins(method), sampled, found)
         self.distance_chart.set_threshold(self.tolerance.threshold.value())
 
