@@ -67,6 +67,7 @@ _FEATURES, _MIN_H = range(2)
 
 @njit(inline="always")
 def _mix(z):
+    """The splitmix64 finaliser (also simfind's row hash)."""
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, compute_keys
 
 DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see README, Accuracy
@@ -147,10 +148,7 @@ def _row_hashes(lo, hi, sizes, tables, ext, extra, out, totals):
             h = _mix(h, ext[i])
         for j in range(extra.shape[1]):
             h = _mix(h, extra[i, j])
-        # splitmix64 finaliser
-        h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        out[i] = h ^ (h >> np.uint64(31))
+        out[i] = _splitmix(h)
     return 0
 
 
