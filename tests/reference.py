@@ -127,3 +127,14 @@ def reference_fingerprints(data: bytes, slots: int = 128) -> tuple[int, list[int
                 break
         signature.append(_mix64(value) >> 32)
     return simhash, signature
+
+
+def tag_free_bytes(tags=DEFAULT_TAGS) -> list[int]:
+    """Bytes no two of which (in either order, or one twice) hold a tag in any 8-bit
+    window across them: any string of them has a sum table of zeros."""
+    quiet: list[int] = []
+    for b in range(256):
+        if all(not any(reference_sum_table(bytes(pair), tags)) for q in quiet + [b]
+               for pair in ((q, b), (b, q))):
+            quiet.append(b)
+    return quiet

@@ -16,6 +16,7 @@ from simgui.core.fingerprints import SLOTS, fingerprints
 from simgui.core.scanner import ScanOptions, scan
 from simgui.core.simfind import SearchSpace, Tolerances
 from simgui.core.store import MINHASH_SLOTS, SCHEMA_VERSION, Store
+from tests.reference import tag_free_bytes
 
 
 def brute_simhash(fps, bits):
@@ -315,11 +316,7 @@ def test_check_compares_files_whose_sum_tables_are_equal_but_contents_differ(tmp
     rng = np.random.default_rng(12)
     from simgui.core.sumtable import sum_table
 
-    quiet = []  # bytes no two of which hold a tag in any 8-bit window across them
-    for b in range(256):
-        if all(not any(sum_table(bytes(pair))) for q in quiet + [b]
-               for pair in ((q, b), (b, q))):
-            quiet.append(b)
+    quiet = tag_free_bytes()
     assert len(quiet) >= 4
     root = tmp_path / "quiet"
     root.mkdir()
