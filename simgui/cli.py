@@ -29,7 +29,7 @@ from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints,
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
-    SearchSpace, Tolerances,
+    SearchSpace, Tolerances, parse_override,
     expand_pairs, identity_and_similarity, pair_distances, similar_to,
 )
 from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
@@ -120,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "pair only if its MinHash resemblance is at least PCT percent "
                              f"({DEFAULT_CHECK_RESEMBLANCE:g} removes the unrelated pairs high "
                              "tolerances let in; needs 'simgui scan --fingerprints')")
+    search.add_argument("--override", type=_override, action="append", default=[],
+                        metavar="EXT=KEY,SUM",
+                        help="paper's method: fixed key and sum-table tolerances (percent) for "
+                             "the files of one extension, e.g. ps=0.2,0.2 for PostScript, "
+                             "whose large shared prolog makes unrelated files look alike; "
+                             "repeat for more extensions")
 
     p = commands.add_parser("pairs", parents=[db, search], help="list similar pairs",
                             description="Every similar pair among the stored files. k identical "
@@ -197,9 +203,17 @@ def _open_store(args) -> Store:
     return Store(args.db) if args.db else Store()
 
 
+def _override(text: str) -> tuple[str, Tolerances]:
+    """EXT=KEY,SUM (percent each), as --override takes it."""
+    try:
+        return parse_override(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _percent(text: str) -> float:
     try:
-        value = float(text.rstrip("%"))
+        value = float(text.strip().rstrip("%"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
     if not 0 <= value <= 100:
@@ -342,6 +356,13 @@ def _tolerances(args) -> Tolerances:
     if method != "paper" and getattr(args, "check", 0):
         raise CommandError("--check is for the paper's method; the fingerprint methods "
                            "take --threshold")
+    if getattr(args, "override", None):
+        if method != "paper":
+            raise CommandError("--override is for the paper's method; the fingerprint methods "
+                               "take --threshold")
+        if args.no_extensions:
+            raise CommandError("--override sets tolerances per extension: it cannot be used "
+                               "with --no-extensions")
     if method == "paper":
         if threshold is not None:
             raise CommandError("--threshold is for --method simhash or minhash; the paper's "
@@ -371,19 +392,21 @@ def _files(store: Store, args):
 
 
 def _groups(args, store: Store, references=()):
+    tol = _tolerances(args)  # the options' mistakes first
     files = _files(store, args)
-    return files, find_groups(files, _tolerances(args), scheme=SCHEMES[args.scheme],
+    return files, find_groups(files, tol, scheme=SCHEMES[args.scheme],
                               use_extensions=not args.no_extensions,
                               size_factor=args.size_factor, references=references,
-                              method=args.method, check_resemblance=args.check)
+                              method=args.method, check_resemblance=args.check,
+                              overrides=dict(args.override))
 
 
 def cmd_pairs(args) -> int:
     import csv
 
+    tol = _tolerances(args)
     with _open_store(args) as store:
         files = _files(store, args)
-    tol = _tolerances(args)
     fingerprint_method = args.method != "paper"
     # classes are sets of identical files, as for groups: a class's members are listed
     # with its first file only, so files of equal size and sum table but other contents
@@ -399,7 +422,7 @@ def cmd_pairs(args) -> int:
         rep_pairs, _ = methods.class_pairs(space, args.method, files.simhashes,
                                            files.signatures, tol.sum)
     else:
-        rep_pairs = space.class_pairs(tol)
+        rep_pairs = space.class_pairs(tol, dict(args.override))
         if args.check:
             rep_pairs = rep_pairs[methods.resemblance_at_least(files.signatures, rep_pairs,
                                                                args.check / 100)]
@@ -458,6 +481,7 @@ def cmd_similar(args) -> int:
                                                     args.size_factor, extension)
         distances = np.abs(files.tables[hits] - record.sum_table).sum(axis=1)
     else:
+        tol = dict(args.override).get(extension, tol)
         hits, distances = similar_to(record.sum_table, record.size, files, tol,
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
                                      extension=extension)

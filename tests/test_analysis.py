@@ -1,5 +1,7 @@
 """Groups at any tolerance from one Analysis equal a brute-force grouping at that tolerance."""
 
+import dataclasses
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,10 +30,12 @@ def collection(seed: int, n: int) -> StoredFiles:
                        extensions=exts)
 
 
-def reference_groups(files: StoredFiles, tol: Tolerances, references=()) -> list[list[str]]:
+def reference_groups(files: StoredFiles, tol: Tolerances, references=(),
+                     overrides=None) -> list[list[str]]:
     """The grouping rule, spelled out: classes of identical files (the lowest
     index stands for the class in the search), best files first, an unclaimed
-    class claims every unclaimed class similar to it."""
+    class claims every unclaimed class similar to it.  ``overrides``: extension ->
+    the tolerances its files are compared at instead of ``tol``."""
     n = len(files)
     klass = {}
     of_file = []
@@ -43,8 +47,14 @@ def reference_groups(files: StoredFiles, tol: Tolerances, references=()) -> list
         reps.setdefault(of_file[i], i)
     keys = compute_keys(files.tables, SKEW, files.extensions)
     rep_list = sorted(reps.values())
-    pairs = reference_pairs(files.sizes[rep_list], files.tables[rep_list], tol.key, tol.sum,
-                            keys[rep_list], extensions=[files.extensions[i] for i in rep_list])
+    rep_ext = [files.extensions[i] for i in rep_list]
+    overrides = overrides or {}
+    pairs = []
+    for ext, t in [(None, tol)] + list(overrides.items()):
+        found = reference_pairs(files.sizes[rep_list], files.tables[rep_list], t.key, t.sum,
+                                keys[rep_list], extensions=rep_ext)
+        pairs += [(a, b) for a, b in found
+                  if (rep_ext[a] == ext if ext else rep_ext[a] not in overrides)]
     near = {c: set() for c in reps}
     for a, b in pairs:
         ca, cb = of_file[rep_list[a]], of_file[rep_list[b]]
@@ -93,6 +103,25 @@ def test_groups_at_any_tolerance_equal_the_brute_force_rule(seed, n, tol, with_r
     # the one-tolerance path (the command line's) agrees
     assert sorted([g.reference.path] + sorted(m.path for m in g.members)
                   for g in find_groups(files, tolerances, references=refs)) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 40),
+       st.sampled_from([0.0, 0.1, 1.0, 3.2, 10.0]),
+       st.sampled_from([(0.0, 0.0), (0.1, 0.05), (1.0, 1.0), (10.0, 10.0)]))
+def test_per_extension_overrides_fix_their_files_tolerances(seed, n, slider, override):
+    files = dataclasses.replace(collection(seed, n),
+                                extensions=[["bin", "txt"][i % 2] for i in range(n)])
+    overrides = {"bin": Tolerances(*override)}
+    tolerances = Tolerances(slider, slider)
+    expected = reference_groups(files, tolerances, overrides=overrides)
+    # the window's path: one analysis for every slider position
+    analysis = Analysis.build(files, SearchSettings(overrides=(("bin", *override),)))
+    assert as_lists(analysis.groups(tolerances)) == expected
+    assert analysis.counts(tolerances).groups == len(expected)
+    # the command line's path
+    assert sorted([g.reference.path] + sorted(m.path for m in g.members)
+                  for g in find_groups(files, tolerances, overrides=overrides)) == expected
 
 
 @settings(max_examples=30, deadline=None)

@@ -166,3 +166,42 @@ def test_pairs_lists_every_identical_copy(tmp_path, capsys):
                  for r in rows if r["identical"]}
     assert identical == {("b copy.bin", "b.bin"), ("tool", "tool.sh")}
     assert any(not r["identical"] for r in rows)  # a and b: equal tables, other contents
+
+
+def test_override_fixes_one_extensions_tolerances(scanned, capsys):
+    root, db = scanned
+    # at 0 % for .bin files only the copies are left, whatever the tolerances given
+    for command in ("pairs", "groups"):
+        code, loose, _ = run(capsys, command, "--db", db, "--format", "json")
+        assert code == 0 and "edited.bin" in loose
+        code, out, _ = run(capsys, command, "--db", db, "--format", "json",
+                           "--override", ".BIN=0,0")
+        assert code == 0
+        assert "edited.bin" not in out and "copy.bin" in out
+        # an override for another extension changes nothing
+        code, other, _ = run(capsys, command, "--db", db, "--format", "json",
+                             "--override", "ps=0,0")
+        assert other == loose
+    code, out, _ = run(capsys, "similar", "--db", db, str(root / "orig.bin"),
+                       "--override", "bin=0,0")
+    assert code == 0 and "copy.bin" in out and "edited.bin" not in out
+
+
+@pytest.mark.parametrize("value, message", [
+    ("bin", "EXT=KEY,SUM"), ("bin=1", "EXT=KEY,SUM"), ("=1,1", "EXT=KEY,SUM"),
+    ("bin=1,200", "between 0 and 100"), ("bin=x,1", "not a percentage"),
+])
+def test_override_refuses_malformed_values(scanned, capsys, value, message):
+    _, db = scanned
+    with pytest.raises(SystemExit):
+        main(["pairs", "--db", db, "--override", value])
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("more, message", [
+    (["--no-extensions"], "--no-extensions"), (["--method", "minhash"], "paper's method"),
+])
+def test_override_refuses_what_it_cannot_mean(scanned, capsys, more, message):
+    _, db = scanned
+    code, _, err = run(capsys, "groups", "--db", db, "--override", "bin=1,1", *more)
+    assert code != 0 and message in err

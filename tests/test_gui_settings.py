@@ -66,3 +66,32 @@ def test_unexpected_errors_are_logged_and_shown_once(qtbot, monkeypatch):
     for handler in logging.getLogger("simgui").handlers:
         handler.flush()
     assert "boom in a slot" in log_path().read_text()
+
+
+def test_per_extension_tolerances_are_checked_and_regroup(qtbot, tmp_path):
+    s = Settings(overrides="PS=3.2,0.23 ;")
+    dialog = SettingsDialog(s)
+    qtbot.addWidget(dialog)
+    assert dialog.settings().overrides == "ps=3.2,0.23"  # tidied
+    dialog.overrides.setText("ps=3.2")
+    dialog.accept()  # refused: the dialog stays open and says why
+    assert dialog.result() != SettingsDialog.DialogCode.Accepted
+    assert "EXT=KEY,SUM" in dialog.overrides_error.text()
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    path = str(tmp_path / "settings.json")
+    w = MainWindow(settings_path=path)
+    qtbot.addWidget(w)
+    scan(qtbot, w, root)
+    assert any(not w.table.identical[w.table.start[g]:w.table.start[g + 1]].all()
+               for g in range(len(w.table.start) - 1))  # the edited copies are grouped
+    with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        w.apply_preferences(dataclasses.replace(w.current_settings(), overrides="bin=0,0"))
+    assert w.search_settings().overrides == (("bin", 0.0, 0.0),)
+    table = w.table
+    members = [table.files.paths[r] for r in table.rows]
+    assert len(table.start) == 7 and not any("edited" in p for p in members)
+    assert load_settings(path).overrides == "bin=0,0"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +46,12 @@ class SearchSettings:
     # work), keeping a pair only if its MinHash resemblance is at least this percent
     # (0: off); it removes the unrelated pairs high tolerances let in
     check_resemblance: float = 0.0
+    # the paper's method only: (extension, key tolerance, sum-table tolerance) fixed
+    # for the files of that extension, whatever the sliders (needs use_extensions)
+    overrides: tuple[tuple[str, float, float], ...] = ()
+
+    def override_map(self) -> dict[str, Tolerances]:
+        return {ext: Tolerances(key, sum_) for ext, key, sum_ in self.overrides}
 
 
 #: The third stage's resemblance when it is on: on the labelled corpus it took the
@@ -118,10 +124,12 @@ class Analysis:
             stats = _method_stats(files, space, settings.method, priority, ceiling)
         elif ceiling is None:
             stats = ToleranceStats.build(space, affordable_key_ceiling(space), priority,
-                                         max_sum=MAX_TOLERANCE, check=check)
+                                         max_sum=MAX_TOLERANCE, check=check,
+                                         overrides=settings.override_map())
         else:
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
-                                         key_hits=False, check=check)
+                                         key_hits=False, check=check,
+                                         overrides=settings.override_map())
         of_file = space.classes.of_file[priority]
         _, first_seen = np.unique(of_file, return_index=True)
         path_rank = np.empty(n, np.int64)
@@ -222,15 +230,19 @@ def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
                 scheme: KeyScheme = SKEW, use_extensions: bool = True,
                 size_factor: float = DEFAULT_SIZE_FACTOR, references: Sequence[str] = (),
                 min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE,
-                method: str = "paper", check_resemblance: float = 0.0) -> list[Group]:
+                method: str = "paper", check_resemblance: float = 0.0,
+                overrides: Mapping[str, Tolerances] | None = None) -> list[Group]:
     """Groups of identical and similar files among ``files`` (see :meth:`Analysis.groups`).
 
-    With a fingerprint ``method``, ``tolerances.sum`` is its difference in percent."""
+    With a fingerprint ``method``, ``tolerances.sum`` is its difference in percent.
+    ``overrides``: extension -> its own tolerances (see :class:`SearchSettings`)."""
     if len(files) == 0:
         return []
     settings = SearchSettings(scheme, use_extensions, size_factor, tuple(references),
                               min_similar_size, method=method,
-                              check_resemblance=check_resemblance)
+                              check_resemblance=check_resemblance,
+                              overrides=tuple((e, t.key, t.sum)
+                                              for e, t in (overrides or {}).items()))
     analysis = Analysis.build(files, settings, ceiling=tolerances)
     return analysis.groups(tolerances).groups()
 

@@ -49,6 +49,9 @@ class Settings:
     simhash_bits: int = DEFAULT_THRESHOLD["simhash"]  # simhash: differing bits allowed
     minhash_resemblance: float = DEFAULT_THRESHOLD["minhash"]  # MinHash: smallest resemblance, %
     check_by_content: bool = False  # paper's method: confirm pairs by MinHash resemblance
+    # paper's method: fixed tolerances per extension, "ps=3.2,0.23; pdf=1,0.24"
+    # (simfind.parse_overrides)
+    overrides: str = ""
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # see analysis.REFERENCE_RULES
     default_action: str = "trash"  # what Delete does to marked files: "trash" or "move"

@@ -76,6 +76,36 @@ class Tolerances:
             raise ValueError("tolerances must be zero or more percent")
 
 
+def parse_override(text: str) -> tuple[str, Tolerances]:
+    """``EXT=KEY,SUM`` (percent each, e.g. ``ps=3.2,0.23``) -> (extension, tolerances).
+
+    Raises ValueError with a message a user can act on."""
+    ext, sep, values = text.partition("=")
+    key, comma, sum_ = values.partition(",")
+    ext = ext.strip().lstrip(".").casefold()
+    if not (sep and comma and ext):
+        raise ValueError(f"not EXT=KEY,SUM: {text.strip()!r} (for example ps=3.2,0.23)")
+    numbers = []
+    for value in (key, sum_):
+        try:
+            number = float(value.strip().rstrip("%"))
+        except ValueError:
+            raise ValueError(f"not a percentage: {value.strip()!r} in {text.strip()!r}") from None
+        if not 0 <= number <= 100:  # also refuses NaN
+            raise ValueError(f"a tolerance is between 0 and 100 percent: {text.strip()!r}")
+        numbers.append(number)
+    return ext, Tolerances(*numbers)
+
+
+def parse_overrides(text: str) -> dict[str, Tolerances]:
+    """Overrides separated by semicolons (``ps=3.2,0.23; pdf=1,0.24``); blank: none."""
+    return dict(parse_override(item) for item in text.split(";") if item.strip())
+
+
+def format_overrides(overrides: Mapping[str, Tolerances]) -> str:
+    return "; ".join(f"{ext}={tol.key:g},{tol.sum:g}" for ext, tol in overrides.items())
+
+
 @dataclass(frozen=True)
 class Classes:
     """Files collapsed into classes of equal size, sum table and extension."""
@@ -886,19 +916,27 @@ class SearchSpace:
         return cls(sizes, tables, keys, ext_ids, distinct, classes, bands, totals,
                    float(size_factor), int(min_similar_size))
 
+    def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:
+        """Extension id -> tolerances, for the overrides naming an extension present."""
+        if not overrides or self.extensions is None:
+            return {}
+        ids = {}
+        for ext, tol in overrides.items():
+            ext = ext.casefold().lstrip(".")
+            if ext in self.extensions:
+                ids[self.extensions.index(ext)] = tol
+        return ids
+
     def fractions(self, tolerances: Tolerances,
                   overrides: Mapping[str, Tolerances] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per-file key and sum-table tolerances as fractions."""
         n = len(self.sizes)
         key_frac = np.full(n, tolerances.key / 100.0)
         sum_frac = np.full(n, tolerances.sum / 100.0)
-        if overrides and self.extensions is not None:
-            for ext, tol in overrides.items():
-                ext = ext.casefold().lstrip(".")
-                if ext in self.extensions:
-                    mask = self.ext_ids == self.extensions.index(ext)
-                    key_frac[mask] = tol.key / 100.0
-                    sum_frac[mask] = tol.sum / 100.0
+        for ext_id, tol in self.override_ids(overrides).items():
+            mask = self.ext_ids == ext_id
+            key_frac[mask] = tol.key / 100.0
+            sum_frac[mask] = tol.sum / 100.0
         return key_frac, sum_frac
 
     def class_pairs(self, tolerances: Tolerances,

@@ -18,6 +18,7 @@ weight are kept, 16 bytes a pair.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,7 +79,7 @@ class ToleranceStats:
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
-              check=None) -> ToleranceStats:
+              check=None, overrides: Mapping[str, Tolerances] | None = None) -> ToleranceStats:
         """Candidates up to key tolerance ``max_key`` percent (the slider's top);
         groups and sum-table hits are available up to ``max_sum``.
 
@@ -89,15 +90,29 @@ class ToleranceStats:
         not counted.
         ``check``: a third stage after the sum table, ``check(pairs) -> bool mask``; a
         pair it rejects is a key hit but never a similar pair.
+        ``overrides``: extension -> its own fixed tolerances (the paper's fix for
+        formats with large shared headers); pairs of those extensions are hits at
+        every tolerance or at none, whatever the sliders say.
         """
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
-        pairs = space.class_pairs(ceiling)
+        fixed = space.override_ids(overrides)
+        pairs = space.class_pairs(ceiling, {e: Tolerances(t.key, ceiling.sum if key_hits else t.sum)
+                                            for e, t in (overrides or {}).items()})
         min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables,
                                             TOLERANCE_STEPS)
         if not key_hits:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
             np.minimum(min_sum, max_sum, out=min_sum)
+        for ext_id, tol in fixed.items():
+            # the search found exactly this extension's key hits at its tolerances
+            mine = space.ext_ids[pairs[:, 0]] == ext_id
+            a, b = pairs[mine, 0], pairs[mine, 1]
+            l1 = np.abs(space.tables[a] - space.tables[b]).sum(axis=1)
+            total = (space.sizes[a] + space.sizes[b]).astype(np.float64)
+            similar = l1 <= np.maximum(1.0, total * (tol.sum / 100.0) / 2.0)  # sum_hit's rounding
+            min_key[mine] = 0.0
+            min_sum[mine] = np.where(similar, 0.0, np.inf)
         verified = None if check is None else np.asarray(check(pairs), bool)
         return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
                               max_sum=max_sum, key_hits=key_hits, verified=verified)

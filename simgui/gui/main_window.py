@@ -25,7 +25,7 @@ from simgui.core.keys import SCHEMES, KeyScheme
 from simgui.core.progress import Progress
 from simgui.core.scanner import ScanOptions
 from simgui.core.settings import Settings, load_settings, save_settings
-from simgui.core.simfind import Tolerances
+from simgui.core.simfind import Tolerances, parse_overrides
 from simgui.core.store import default_db_path
 from simgui.core.tolerance_stats import TOLERANCE_STEPS
 from simgui.core.units import format_bytes, format_duration, format_rate
@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
             method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
             minhash_resemblance=float(thresholds["minhash"]),
             check_by_content=self.tolerance.check.isChecked(),
+            overrides=self.settings.overrides,
             size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
             custom_weights=self.settings.custom_weights,
             use_extensions=self.tolerance.extensions.isChecked(),
@@ -297,7 +298,19 @@ class MainWindow(QMainWindow):
                               reference_rule=self.settings.reference_rule,
                               method=self.tolerance.method_name(),
                               check_resemblance=DEFAULT_CHECK_RESEMBLANCE
-                              if self.tolerance.check.isChecked() else 0.0)
+                              if self.tolerance.check.isChecked() else 0.0,
+                              overrides=self.overrides())
+
+    def overrides(self) -> tuple[tuple[str, float, float], ...]:
+        """The settings' per-extension tolerances, where they apply (the paper's method,
+        extensions compared); ones the settings file spells wrong are left out."""
+        if self.tolerance.method_name() != "paper" or not self.tolerance.extensions.isChecked():
+            return ()
+        try:
+            parsed = parse_overrides(self.settings.overrides)
+        except ValueError:
+            return ()
+        return tuple((ext, t.key, t.sum) for ext, t in parsed.items())
 
     def scan_options(self) -> ScanOptions:
         return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
@@ -838,8 +851,8 @@ class MainWindow(QMainWindow):
         new.custom_weights = self.settings.custom_weights
         self.settings = new
         self._apply_settings(new)
-        if (old.store, old.reference_rule, old.scheme) != (new.store, new.reference_rule,
-                                                           new.scheme):
+        if (old.store, old.reference_rule, old.scheme, old.overrides) != (
+                new.store, new.reference_rule, new.scheme, new.overrides):
             self._forget_results()
             self._reanalyse()
         else:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.settings import Settings
+from simgui.core.simfind import format_overrides, parse_overrides
 from simgui.core.store import default_db_path
 
 _RULES = {"oldest": "Oldest file", "newest": "Newest file", "largest": "Largest file",
@@ -60,6 +61,16 @@ class SettingsDialog(QDialog):
             box.setDecimals(3)
             box.setSuffix(" %")
             box.setSingleStep(0.1)
+        self.overrides = QLineEdit()
+        self.overrides.setPlaceholderText("none, e.g. ps=3.2,0.23; pdf=1,0.24")
+        self.overrides.setToolTip(
+            "Fixed key and sum-table tolerances (percent) for the files of an extension, "
+            "whatever the sliders: for formats whose files share a large header, such as "
+            "PostScript, where unrelated files otherwise look alike")
+        self.overrides_error = QLabel()
+        self.overrides_error.setWordWrap(True)
+        self.overrides_error.hide()
+        self.overrides.textChanged.connect(lambda _: self.overrides_error.hide())
         self.workers = QSpinBox()
         self.workers.setRange(0, 256)
         self.workers.setSpecialValueText("one per processor core")
@@ -75,6 +86,8 @@ class SettingsDialog(QDialog):
         form.addRow("Key scheme", self.scheme)
         form.addRow("Key tolerance", self.key)
         form.addRow("Sum-table tolerance", self.sum)
+        form.addRow("Per-extension tolerances", self.overrides)
+        form.addRow("", self.overrides_error)
         form.addRow("Reading threads", self.workers)
         form.addRow("Store", _with_button(self.store, browse_store))
         note = QLabel("<small>The store holds the scan results. A different store starts "
@@ -100,6 +113,7 @@ class SettingsDialog(QDialog):
         _select(self.scheme, s.scheme)
         self.key.setValue(s.key_tolerance)
         self.sum.setValue(s.sum_tolerance)
+        self.overrides.setText(s.overrides)
         self.workers.setValue(s.workers)
         self.store.setText(s.store or "")
 
@@ -113,8 +127,28 @@ class SettingsDialog(QDialog):
             self._original, default_action=self.action.currentData(),
             move_target=self.move_target.text().strip(), reference_rule=self.rule.currentData(),
             scheme=self.scheme.currentData(), key_tolerance=self.key.value(),
-            sum_tolerance=self.sum.value(), workers=self.workers.value(),
+            sum_tolerance=self.sum.value(), overrides=self._overrides_text(),
+            workers=self.workers.value(),
             store=self.store.text().strip() or None)
+
+    def _overrides_text(self) -> str:
+        """The overrides as typed, tidied when they parse."""
+        text = self.overrides.text().strip()
+        try:
+            return format_overrides(parse_overrides(text))
+        except ValueError:
+            return text
+
+    def accept(self) -> None:
+        try:
+            parse_overrides(self.overrides.text())
+        except ValueError as exc:
+            self.overrides_error.setText(f"<small>{exc}</small>")
+            self.overrides_error.setStyleSheet("color: palette(link-visited);")  # as elsewhere
+            self.overrides_error.show()
+            self.overrides.setFocus()
+            return
+        super().accept()
 
     def _choose_target(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Move marked files to")
