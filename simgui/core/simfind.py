@@ -332,8 +332,8 @@ _CHUNK_FILES = 16384
 
 
 @njit(nogil=True, cache=True)
-def _prepare(lo, hi, reps, sizes, tables, keys, sum_frac, size_factor, band_width, band, spread,
-             groups, rep_key):
+def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, band_width, band,
+             spread, groups, rep_key):
     """Per representative (reps ascending: files are read in order): size band, sum-table
     reach W, the four group sums and the key.  Returns the largest count."""
     top = np.int64(0)
@@ -341,7 +341,7 @@ def _prepare(lo, hi, reps, sizes, tables, keys, sum_frac, size_factor, band_widt
         r = reps[q]
         s = sizes[r]
         band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
-        spread[q] = max(1.0, (1.0 + size_factor) * s * sum_frac[r] / 2.0)
+        spread[q] = max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0)
         for g in range(4):
             groups[q, g] = tables[r, g] + tables[r, g + 4] + tables[r, g + 8] + tables[r, g + 12]
         for t in range(16):
@@ -447,8 +447,8 @@ def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
 
 
 @njit(nogil=True, cache=True)
-def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, key_frac, sum_frac, rep_groups,
-             band_rank, sig_shift, sig, size, ext, kf, sf, orig, groups, tab):
+def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, sig, size, ext,
+             orig, tab):
     """Representatives lo .. hi-1 (files in order, so tables are read in order) to their
     places in search order: sizes, extensions, tolerances, file indices, group sums,
     signatures and tables."""
@@ -458,14 +458,7 @@ def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, key_frac, sum_frac,
         f = reps[q]
         size[p] = sizes[f]
         ext[p] = ext_ids[f]
-        kf[p] = key_frac[f]
-        sf[p] = sum_frac[f]
         orig[p] = f
-        g0, g1, g2, g3 = rep_groups[q, 0], rep_groups[q, 1], rep_groups[q, 2], rep_groups[q, 3]
-        groups[p, 0] = g0
-        groups[p, 1] = g1
-        groups[p, 2] = g2
-        groups[p, 3] = g3
         for t in range(16):
             tab[p, t] = tables[f, t]
         _project(tables[f], proj)
@@ -496,7 +489,7 @@ def _near(v, query, limit_word):
 
 
 @njit(nogil=True, cache=True)
-def _verify(lo, hi, ends, ys, out, found, key, size, ext, kf, sf, tab, orig, size_factor):
+def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig, size_factor):
     """The exact test of DESIGN.md on the candidates of files lo .. hi-1 (those of x are
     ys[ends[x - lo - 1] : ends[x - lo]]), in the arithmetic of the all-pairs reference.
     Hits are added to ``out[:found]`` as file indices; returns ``out`` (grown when full)
@@ -505,9 +498,9 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, kf, sf, tab, orig, siz
     for x in range(lo, hi):
         sx = size[x]
         kx = key[x]
-        kfx = kf[x]
-        sfx = sf[x]
         ex = ext[x]
+        kfx = ext_kf[ex]
+        sfx = ext_sf[ex]
         last = ends[x - lo]
         while i < last:
             y = ys[i]
@@ -537,8 +530,8 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, kf, sf, tab, orig, siz
 
 @njit(nogil=True, cache=True)
 def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
-               band_cell_shift, band_sig_shift, band_max_size, key, sig, size, kf, sf, groups,
-               tab, size_factor, ends, ys, counts):
+               band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
+               ext_sf, tab, size_factor, ends, ys, counts):
     """Candidates y of files x0 .. x1-1 of a cell (which ends at hi) that pass the one-word
     filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
     then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
@@ -559,15 +552,18 @@ def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col
     for x in range(x0, x1):
         kx = key[x]
         sx = size[x]
-        g0, g1, g2, g3 = groups[x, 0], groups[x, 1], groups[x, 2], groups[x, 3]
-        total = g0 + g1 + g2 + g3
-        even_odd = g0 - g1 + g2 - g3
+        kfx = ext_kf[ext[x]]
+        sfx = ext_sf[ext[x]]
         _project(tab[x], proj)
+        total = np.int64(0)
+        for t in range(16):
+            total += tab[x, t]
+        even_odd = proj[0]  # the first projection weighs even tags +1, odd ones -1
         for k in range(n_s):
             bb = s_band[k]
             partner = min(size_factor * sx, float(band_max_size[bb]))
-            reach = max(1.0, partner * kf[x])
-            wx = np.int64(max(1.0, (sx + partner) * sf[x] / 2.0))
+            reach = max(1.0, partner * kfx)
+            wx = np.int64(max(1.0, (sx + partner) * sfx / 2.0))
             # a margin of a few units in the last place for rounding (keys carry
             # extension offsets up to 2**44): the exact key test comes later
             slack = (abs(kx) + reach) * 2e-15
@@ -638,8 +634,8 @@ def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col
 @njit(nogil=True, cache=True)
 def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
                  band_cell_shift, band_sig_shift, band_row_min, band_col_min, band_rows, band_cols,
-                 band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, kf, sf,
-                 orig, groups, tab, size_factor):
+                 band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, ext_kf,
+                 ext_sf, orig, tab, size_factor):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
     candidates looked at.  Per cell: find the neighbour cells, collect the candidates
@@ -675,8 +671,8 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
         sf_cell = 0.0
         for i in range(lo, hi):
             s_cell = max(s_cell, size[i])
-            kf_cell = max(kf_cell, kf[i])
-            sf_cell = max(sf_cell, sf[i])
+            kf_cell = max(kf_cell, ext_kf[ext[i]])
+            sf_cell = max(sf_cell, ext_sf[ext[i]])
         tot_lo = row << shift
         tot_hi = ((row + 1) << shift) - 1
         eo_lo = col << shift
@@ -748,15 +744,15 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             if x1 - x0 > ends.shape[0]:
                 ends = np.empty(2 * (x1 - x0), np.int64)
             _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
-                       band_cell_shift, band_sig_shift, band_max_size, key, sig, size, kf, sf,
-                       groups, tab, size_factor, ends, ys, counts)
-            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, kf, sf, tab, orig,
+                       band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
+                       ext_sf, tab, size_factor, ends, ys, counts)
+            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig,
                                  size_factor)
             x0 = x1
     return out, found
 
 
-def _similar_pairs(reps, sizes, tables, keys, ext_ids, key_frac, sum_frac, size_factor
+def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_factor
                    ) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
     counts of the work done."""
@@ -766,8 +762,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, key_frac, sum_frac, size_
     spread = np.empty(m, np.float64)
     groups = np.empty((m, 4), np.int64)
     rep_key = np.empty(m, np.float64)
-    biggest = max(_in_chunks(_prepare, m, reps, sizes, tables, keys, sum_frac, float(size_factor),
-                             band_width, band, spread, groups, rep_key))
+    biggest = max(_in_chunks(_prepare, m, reps, sizes, tables, keys, ext_ids, ext_sf,
+                             float(size_factor), band_width, band, spread, groups, rep_key))
     b_min, b_max = int(band.min()), int(band.max())
     if b_max - b_min < (1 << 22):
         present = np.zeros(b_max - b_min + 1, bool)
@@ -819,10 +815,7 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, key_frac, sum_frac, size_
     sig = np.empty(m, np.uint64)
     size = np.empty(m, np.int64)
     ext = np.empty(m, np.int64)
-    kf = np.empty(m, np.float64)
-    sf = np.empty(m, np.float64)
     orig = np.empty(m, np.int64)
-    groups_s = np.empty((m, 4), np.int64)
     tab = np.empty((m, 16), np.int32 if biggest < (1 << 30) else np.int64)
     # chunks of about _CHUNK_FILES files, whole cells each
     cuts = np.unique(np.append(np.searchsorted(cell_start, np.arange(0, m, _CHUNK_FILES)),
@@ -830,13 +823,13 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, key_frac, sum_frac, size_
     position = np.empty(m, np.int64)
     _map(lambda i: _order_cells(cuts[i], cuts[i + 1], cell_start, order, rep_key, key, position),
          range(len(cuts) - 1))
-    _in_chunks(_scatter, m, position, reps, sizes, tables, ext_ids, key_frac, sum_frac, groups,
-               band_rank, sig_shift, sig, size, ext, kf, sf, orig, groups_s, tab)
+    _in_chunks(_scatter, m, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, sig,
+               size, ext, orig, tab)
     band_cell_lo = np.searchsorted(cell_band, np.arange(n_bands)).astype(np.int64)
     band_cell_hi = np.searchsorted(cell_band, np.arange(n_bands), side="right").astype(np.int64)
     args = (cell_start, cell_code, band_cell_lo, band_cell_hi, cell_shift, sig_shift, row_min,
             col_min, rows, cols, min_size, max_size, np.int64(band_shift), np.int64(col_bits), key,
-            sig, size, ext, kf, sf, orig, groups_s, tab, float(size_factor))
+            sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor))
 
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
@@ -929,14 +922,13 @@ class SearchSpace:
 
     def fractions(self, tolerances: Tolerances,
                   overrides: Mapping[str, Tolerances] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Per-file key and sum-table tolerances as fractions."""
-        n = len(self.sizes)
-        key_frac = np.full(n, tolerances.key / 100.0)
-        sum_frac = np.full(n, tolerances.sum / 100.0)
+        """Key and sum-table tolerance as fractions, per extension id."""
+        n_ext = max(1, len(self.extensions or ()))
+        key_frac = np.full(n_ext, tolerances.key / 100.0)
+        sum_frac = np.full(n_ext, tolerances.sum / 100.0)
         for ext_id, tol in self.override_ids(overrides).items():
-            mask = self.ext_ids == ext_id
-            key_frac[mask] = tol.key / 100.0
-            sum_frac[mask] = tol.sum / 100.0
+            key_frac[ext_id] = tol.key / 100.0
+            sum_frac[ext_id] = tol.sum / 100.0
         return key_frac, sum_frac
 
     def class_pairs(self, tolerances: Tolerances,
