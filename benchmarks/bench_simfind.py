@@ -4,7 +4,8 @@
 
 Printed, all from one run: time to sort the n keys with numpy, find_pairs time,
 their ratio (target <= 30), pairs found, time per pair found, candidates the
-search examined, and the growth exponent from the smallest to the largest n
+search examined and those that passed its one-word filter to the exact test, and
+the growth exponent from the smallest to the largest n
 (n log n gives about 1.08 for a 10x step; quadratic gives 2).
 
 The corpus ("realistic", the default)
@@ -169,7 +170,7 @@ def main() -> None:
     find_pairs(np.arange(10), np.ones((10, 16), np.int64))  # compile / load numba cache
     print(f"{args.corpus} corpus; tolerances: key {tol.key} %, sum table {tol.sum} %, Skew key")
     print(f"{'files':>9}{'sort s':>9}{'find s':>8}{'ratio':>7}{'pairs':>10}{'us/pair':>9}"
-          f"{'examined':>12}{'per file':>9}  (with extensions: find s, pairs)")
+          f"{'examined':>12}{'per file':>9}{'filtered':>10}  (with extensions: find s, pairs)")
     rows = []
     for n in args.sizes:
         sizes, tables, exts = make(n)
@@ -183,7 +184,8 @@ def main() -> None:
         rows.append((n, t_find, len(pairs), work["examined"]))
         print(f"{n:>9}{t_sort:>9.4f}{t_find:>8.3f}{t_find / t_sort:>7.0f}{len(pairs):>10}"
               f"{1e6 * t_find / max(len(pairs), 1):>9.2f}{work['examined']:>12}"
-              f"{work['examined'] / n:>9.1f}  ({t_ext:.2f} s, {len(pairs_ext)})")
+              f"{work['examined'] / n:>9.1f}{work['filtered']:>10}  ({t_ext:.2f} s, "
+              f"{len(pairs_ext)})")
     # what a slider needs: hit counts at a new tolerance, looked up, not searched
     from simgui.core.tolerance_stats import ToleranceStats
     n = args.sizes[0]
