@@ -450,8 +450,8 @@ def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
 def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, sig, size, ext,
              orig, tab):
     """Representatives lo .. hi-1 (files in order, so tables are read in order) to their
-    places in search order: sizes, extensions, tolerances, file indices, group sums,
-    signatures and tables."""
+    places in search order: sizes, extensions, file indices, signatures and tables.
+    (Reading at random and writing in order was slower.)"""
     proj = np.empty(8, np.int64)
     for q in range(lo, hi):
         p = position[q]
