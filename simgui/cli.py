@@ -384,6 +384,11 @@ def _tolerances(args) -> Tolerances:
 
 def _files(store: Store, args):
     files = store.files()
+    present = set(files.extensions)
+    for ext, _ in getattr(args, "override", ()):
+        if ext not in present:
+            print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "
+                  f"changes nothing", file=sys.stderr)
     needs = args.method if args.method != "paper" else "minhash" if args.check else None
     if needs and len(files) and not files.fingerprinted.all():
         missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)

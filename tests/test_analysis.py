@@ -184,6 +184,39 @@ def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
     assert len(lowered.min_key) < len(full.min_key)
 
 
+def test_the_key_ceiling_does_not_depend_on_extension_numbering():
+    # one dense kind of file; the odd file's extension sorts before or after it
+    from simgui.core.analysis import affordable_key_ceiling
+    from simgui.core.simfind import SearchSpace
+    rng = np.random.default_rng(0)
+    tables = rng.integers(1000, 1010, (4000, 16))
+    sizes = tables.sum(axis=1) * 3
+    ceilings = {odd: affordable_key_ceiling(SearchSpace.build(
+        sizes, tables, extensions=["txt"] * 3999 + [odd]), budget=200_000)
+        for odd in ("aaa", "zzz")}
+    assert ceilings["aaa"] == ceilings["zzz"] < 10.0
+
+
+def test_overridden_extensions_count_against_the_pair_budget():
+    from simgui.core.analysis import affordable_key_ceiling
+    from simgui.core.simfind import SearchSpace
+    rng = np.random.default_rng(1)
+    tables = rng.integers(1000, 1300, (4000, 16))
+    sizes = tables.sum(axis=1) * 3
+    space = SearchSpace.build(sizes, tables, extensions=["ps", "txt"] * 2000)
+    budget = 4 * len(space.class_pairs(Tolerances(0.5, 3200.0)))
+    plain = affordable_key_ceiling(space, budget=budget)
+    loose = affordable_key_ceiling(space, budget=budget, overrides={"ps": Tolerances(3.0, 10.0)})
+    assert loose < plain < 10.0
+    # only similar pairs of an overridden extension are held, not its key hits
+    from simgui.core.tolerance_stats import ToleranceStats
+    tight = {"ps": Tolerances(10.0, 0.01)}
+    held = ToleranceStats.build(space, 0.01, overrides=tight)
+    any_sum = Tolerances(0.01, 3200.0)
+    assert len(held.min_key) == len(space.class_pairs(any_sum, tight)) < \
+        len(space.class_pairs(any_sum, {"ps": Tolerances(10.0, 3200.0)}))
+
+
 def test_reference_rule_chooses_each_groups_reference():
     import pytest
     files = collection(11, 40)

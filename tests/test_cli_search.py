@@ -179,9 +179,9 @@ def test_override_fixes_one_extensions_tolerances(scanned, capsys):
         assert code == 0
         assert "edited.bin" not in out and "copy.bin" in out
         # an override for another extension changes nothing
-        code, other, _ = run(capsys, command, "--db", db, "--format", "json",
-                             "--override", "ps=0,0")
-        assert other == loose
+        code, other, err = run(capsys, command, "--db", db, "--format", "json",
+                               "--override", "ps=0,0")
+        assert other == loose and "no stored file has the extension .ps" in err
     code, out, _ = run(capsys, "similar", "--db", db, str(root / "orig.bin"),
                        "--override", "bin=0,0")
     assert code == 0 and "copy.bin" in out and "edited.bin" not in out

@@ -95,3 +95,12 @@ def test_per_extension_tolerances_are_checked_and_regroup(qtbot, tmp_path):
     members = [table.files.paths[r] for r in table.rows]
     assert len(table.start) == 7 and not any("edited" in p for p in members)
     assert load_settings(path).overrides == "bin=0,0"
+
+
+def test_misspelt_per_extension_tolerances_are_ignored_and_said(qtbot, tmp_path):
+    w = MainWindow(settings=Settings(overrides="ps=0.2,0.2; pdf=1,O.24"),
+                   settings_path=str(tmp_path / "s"))
+    qtbot.addWidget(w)
+    assert w.search_settings().overrides == ()
+    assert "Per-extension tolerances ignored" in w.status_text.text()
+    assert "O.24" in w.status_text.text()

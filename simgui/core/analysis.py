@@ -123,9 +123,10 @@ class Analysis:
         if settings.method != "paper":
             stats = _method_stats(files, space, settings.method, priority, ceiling)
         elif ceiling is None:
-            stats = ToleranceStats.build(space, affordable_key_ceiling(space), priority,
-                                         max_sum=MAX_TOLERANCE, check=check,
-                                         overrides=settings.override_map())
+            overrides = settings.override_map()
+            stats = ToleranceStats.build(space, affordable_key_ceiling(space, overrides=overrides),
+                                         priority, max_sum=MAX_TOLERANCE, check=check,
+                                         overrides=overrides)
         else:
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
                                          key_hits=False, check=check,
@@ -200,15 +201,16 @@ PAIR_BUDGET = 20_000_000
 _SAMPLE = 2_000
 
 
-def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET,
-                           seed: int = 0) -> float:
+def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET, seed: int = 0,
+                           overrides: Mapping[str, Tolerances] | None = None) -> float:
     """The largest slider step up to 10 % whose key candidates fit the budget.
 
     Dense collections (many files of one size and type) can have billions of
     pairs within 10 % of each other's key.  Their number is estimated from a
     random sample of classes (pairs grow with the square of the files), so the
     search that holds them never runs out of memory; below the ceiling
-    everything stays exact.
+    everything stays exact.  The similar pairs of extensions with ``overrides``
+    (which do not move with the sliders) count too.
     """
     reps = space.classes.first[space.sizes[space.classes.first] >= space.min_similar_size]
     if len(reps) <= _SAMPLE:
@@ -218,12 +220,22 @@ def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET,
     small = SearchSpace.build(space.sizes[sample], space.tables[sample],
                               size_factor=space.size_factor, min_similar_size=space.min_similar_size)
     # the keys of the sample are the space's (scheme and extensions included)
-    small = dataclasses.replace(small, keys=space.keys[sample], ext_ids=space.ext_ids[sample])
-    for key in TOLERANCE_STEPS[::-1]:
-        found = len(small.class_pairs(Tolerances(float(key), 3200.0)))
-        if found * scale <= budget / 2:  # a margin for the estimate's error
-            return float(key)
-    return float(TOLERANCE_STEPS[0])
+    small = dataclasses.replace(small, keys=space.keys[sample], ext_ids=space.ext_ids[sample],
+                                extensions=space.extensions)
+
+    def affordable(i: int) -> bool:
+        found = len(small.class_pairs(Tolerances(float(TOLERANCE_STEPS[i]), 3200.0), overrides))
+        return found * scale <= budget / 2  # a margin for the estimate's error
+
+    # candidates only grow with the key tolerance: the last affordable step by bisection
+    lo, hi = 0, len(TOLERANCE_STEPS)  # steps below lo are affordable, from hi on not
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if affordable(mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    return float(TOLERANCE_STEPS[max(lo - 1, 0)])
 
 
 def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,

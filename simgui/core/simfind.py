@@ -103,7 +103,7 @@ def parse_overrides(text: str) -> dict[str, Tolerances]:
 
 
 def format_overrides(overrides: Mapping[str, Tolerances]) -> str:
-    return "; ".join(f"{ext}={tol.key:g},{tol.sum:g}" for ext, tol in overrides.items())
+    return "; ".join(f"{ext}={tol.key:.12g},{tol.sum:.12g}" for ext, tol in overrides.items())
 
 
 @dataclass(frozen=True)
@@ -638,8 +638,9 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                  ext_sf, orig, tab, size_factor):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
-    candidates looked at.  Per cell: find the neighbour cells, collect the candidates
-    passing the one-word filter, then test those exactly.
+    candidates looked at, ``counts[1]`` those that passed the one-word filter.  Per cell:
+    find the neighbour cells, collect the candidates passing the one-word filter, then
+    test those exactly.
     """
     found = 0
     counts[0] = 0
@@ -950,7 +951,7 @@ class SearchSpace:
         reps = np.flatnonzero(reps)
         if len(reps) < 2:
             return np.zeros((0, 2), np.int64), {"files": len(reps), "cells": 0, "examined": 0,
-                                                 "pairs": 0}
+                                                 "filtered": 0, "pairs": 0}
         return _similar_pairs(reps, self.sizes, self.tables,
                               np.ascontiguousarray(self.keys, dtype=np.float64),
                               np.ascontiguousarray(self.ext_ids, dtype=np.int64), key_frac,

@@ -92,27 +92,23 @@ class ToleranceStats:
         pair it rejects is a key hit but never a similar pair.
         ``overrides``: extension -> its own fixed tolerances (the paper's fix for
         formats with large shared headers); pairs of those extensions are hits at
-        every tolerance or at none, whatever the sliders say.
+        every tolerance or at none, whatever the sliders say, and only their
+        similar pairs are held (and counted as key hits).
         """
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         fixed = space.override_ids(overrides)
-        pairs = space.class_pairs(ceiling, {e: Tolerances(t.key, ceiling.sum if key_hits else t.sum)
-                                            for e, t in (overrides or {}).items()})
+        pairs = space.class_pairs(ceiling, overrides)
         min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables,
                                             TOLERANCE_STEPS)
         if not key_hits:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
             np.minimum(min_sum, max_sum, out=min_sum)
-        for ext_id, tol in fixed.items():
-            # the search found exactly this extension's key hits at its tolerances
-            mine = space.ext_ids[pairs[:, 0]] == ext_id
-            a, b = pairs[mine, 0], pairs[mine, 1]
-            l1 = np.abs(space.tables[a] - space.tables[b]).sum(axis=1)
-            total = (space.sizes[a] + space.sizes[b]).astype(np.float64)
-            similar = l1 <= np.maximum(1.0, total * (tol.sum / 100.0) / 2.0)  # sum_hit's rounding
+        if fixed:
+            # the search found exactly those extensions' hits at their own tolerances
+            mine = np.isin(space.ext_ids[pairs[:, 0]], list(fixed))
             min_key[mine] = 0.0
-            min_sum[mine] = np.where(similar, 0.0, np.inf)
+            min_sum[mine] = 0.0
         verified = None if check is None else np.asarray(check(pairs), bool)
         return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
                               max_sum=max_sum, key_hits=key_hits, verified=verified)

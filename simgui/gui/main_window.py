@@ -249,6 +249,11 @@ class MainWindow(QMainWindow):
         self.tolerance.set_method_name(s.method if s.method in methods.METHODS else "paper")
         self.tolerance.check.setChecked(s.check_by_content)
         self.tolerance.blockSignals(False)
+        try:
+            parse_overrides(s.overrides)
+        except ValueError as exc:
+            self.set_status(f"Per-extension tolerances ignored ({exc}): correct them in "
+                            f"Settings.")
         self._last_scheme = self.tolerance.scheme_name()
         geometry = s.window.get("geometry")
         if geometry:
