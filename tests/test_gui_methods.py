@@ -7,16 +7,13 @@ import pytest
 from simgui.core import methods
 from simgui.core.settings import load_settings
 from simgui.gui.main_window import MainWindow
-from tests.test_gui_window import WAIT_MS, make_tree, scan
+from tests.test_gui_window import WAIT_MS, make_tree, scan_tree
 
 
 @pytest.fixture
 def scanned(qtbot, window, tmp_path):
     """The window has scanned a tree with the paper's method (no fingerprints yet)."""
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
 
 
 def choose(qtbot, w, method):

@@ -10,7 +10,7 @@ from simgui.core.settings import Settings, load_settings
 from simgui.gui.crash import CrashReporter
 from simgui.gui.main_window import MainWindow
 from simgui.gui.settings_dialog import SettingsDialog
-from tests.test_gui_window import WAIT_MS, make_tree, scan
+from tests.test_gui_window import WAIT_MS, scan_tree
 
 
 def test_dialog_shows_settings_and_restores_defaults(qtbot):
@@ -26,14 +26,9 @@ def test_dialog_shows_settings_and_restores_defaults(qtbot):
         == (d.default_action, d.reference_rule, d.key_tolerance, d.workers, d.store)
 
 
-def test_new_reference_rule_regroups_and_is_saved(qtbot, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    path = str(tmp_path / "settings.json")
-    w = MainWindow(settings_path=path)
-    qtbot.addWidget(w)
-    scan(qtbot, w, root)
+def test_new_reference_rule_regroups_and_is_saved(qtbot, window, tmp_path):
+    w = window
+    scan_tree(qtbot, w, tmp_path)
     table = w.table
     oldest = {table.files.paths[table.rows[s]] for s in table.start[:-1]}
     with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
@@ -42,7 +37,7 @@ def test_new_reference_rule_regroups_and_is_saved(qtbot, tmp_path):
     table = w.table
     newest = {table.files.paths[table.rows[s]] for s in table.start[:-1]}
     assert newest != oldest and len(newest) == len(oldest) == 6
-    assert load_settings(path).reference_rule == "newest"
+    assert load_settings(tmp_path / "settings.json").reference_rule == "newest"
 
 
 def test_default_action_decides_what_delete_does(qtbot, tmp_path):
@@ -68,7 +63,7 @@ def test_unexpected_errors_are_logged_and_shown_once(qtbot, monkeypatch):
     assert "boom in a slot" in log_path().read_text()
 
 
-def test_per_extension_tolerances_are_checked_and_regroup(qtbot, tmp_path):
+def test_per_extension_tolerances_are_checked_and_regroup(qtbot, window, tmp_path):
     s = Settings(overrides="PS=3.2,0.23 ;")
     dialog = SettingsDialog(s)
     qtbot.addWidget(dialog)
@@ -78,13 +73,8 @@ def test_per_extension_tolerances_are_checked_and_regroup(qtbot, tmp_path):
     assert dialog.result() != SettingsDialog.DialogCode.Accepted
     assert "EXT=KEY,SUM" in dialog.overrides_error.text()
 
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    path = str(tmp_path / "settings.json")
-    w = MainWindow(settings_path=path)
-    qtbot.addWidget(w)
-    scan(qtbot, w, root)
+    w = window
+    scan_tree(qtbot, w, tmp_path)
     assert any(not w.table.identical[w.table.start[g]:w.table.start[g + 1]].all()
                for g in range(len(w.table.start) - 1))  # the edited copies are grouped
     with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
@@ -94,7 +84,7 @@ def test_per_extension_tolerances_are_checked_and_regroup(qtbot, tmp_path):
     table = w.table
     members = [table.files.paths[r] for r in table.rows]
     assert len(table.start) == 7 and not any("edited" in p for p in members)
-    assert load_settings(path).overrides == "bin=0,0"
+    assert load_settings(tmp_path / "settings.json").overrides == "bin=0,0"
 
 
 def test_misspelt_per_extension_tolerances_are_ignored_and_said(qtbot, tmp_path):

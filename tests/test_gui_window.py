@@ -26,6 +26,15 @@ def make_tree(root):
     (root / "other" / "alone.txt").write_text("nothing like the others " * 200)
 
 
+def scan_tree(qtbot, w, tmp_path):
+    """``make_tree`` in tmp_path/tree, scanned by ``w``; the tree's root."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, w, root)
+    return root
+
+
 def scan(qtbot, w, folder):
     w.folders.add_folders([str(folder)])
     with qtbot.waitSignal(w.tasks.busy_changed, timeout=WAIT_MS,
@@ -41,10 +50,7 @@ def test_empty_window_invites_to_add_a_folder(window):
 
 
 def test_scan_finds_groups_and_sliders_change_counts(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     model = window.model
     assert model.rowCount() == 6  # each original with its copy and its edited copy
     assert all(model.rowCount(model.index(r, 0)) == 3 for r in range(6))
@@ -62,10 +68,7 @@ def test_scan_finds_groups_and_sliders_change_counts(qtbot, window, tmp_path):
 
 
 def test_clicking_a_point_selects_its_file(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     window.tabs.setCurrentWidget(window.key_chart)
     window._refresh_key_chart()
     f = int(window.table.rows[window.table.start[2] + 1])
@@ -76,10 +79,7 @@ def test_clicking_a_point_selects_its_file(qtbot, window, tmp_path):
 
 def test_dry_run_says_what_would_happen_and_cancel_changes_nothing(qtbot, window, tmp_path,
                                                                    monkeypatch):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    root = scan_tree(qtbot, window, tmp_path)
     window.mark_identical()
     plan = window.plan(Action.TRASH)
     assert plan.files == 6 and not plan.similar_only
@@ -141,10 +141,7 @@ def test_settings_are_remembered(qtbot, tmp_path):
 
 def test_export_writes_the_groups(qtbot, window, tmp_path):
     import csv
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     out = tmp_path / "groups.csv"
     window.export_groups(str(out))
     rows = list(csv.DictReader(out.open()))
@@ -153,10 +150,7 @@ def test_export_writes_the_groups(qtbot, window, tmp_path):
 
 def test_keyboard_space_ticks_the_current_file(qtbot, window, tmp_path):
     from PySide6.QtCore import Qt
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     tree = window.groups.tree
     tree.setFocus()
     group = window.model.index(0, 0)
@@ -195,10 +189,7 @@ def test_files_that_cannot_be_read_are_listed_not_shown_in_dialogs(qtbot, window
 
 
 def test_a_filter_matching_nothing_says_so(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     window.groups.filter.setText("no such name")
     assert window.groups.stack.currentWidget() is window.groups.no_match
     assert "no such name" in window.groups.no_match.text()
@@ -207,10 +198,7 @@ def test_a_filter_matching_nothing_says_so(qtbot, window, tmp_path):
 
 
 def test_opened_groups_stay_open_when_a_slider_moves(qtbot, window, tmp_path):
-    root = tmp_path / "tree"
-    root.mkdir()
-    make_tree(root)
-    scan(qtbot, window, root)
+    scan_tree(qtbot, window, tmp_path)
     model, tree = window.model, window.groups.tree
     tree.expand(model.index(1, 0))
     opened = model.table.files.paths[model.file_of(model.index(0, 0, model.index(1, 0)))]
