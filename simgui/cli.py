@@ -32,7 +32,9 @@ from simgui.core.simfind import (
     SearchSpace, Tolerances, parse_override,
     expand_pairs, identity_and_similarity, pair_distances, similar_to,
 )
-from simgui.core.units import format_bytes, format_duration, format_rate, parse_size
+from simgui.core.units import (
+    format_bytes, format_duration, format_rate, parse_percent, parse_size,
+)
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
 
@@ -213,12 +215,9 @@ def _override(text: str) -> tuple[str, Tolerances]:
 
 def _percent(text: str) -> float:
     try:
-        value = float(text.strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError("a tolerance is between 0 and 100 percent")
-    return value
+        return parse_percent(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # -- scan ---------------------------------------------------------------------
@@ -384,11 +383,10 @@ def _tolerances(args) -> Tolerances:
 
 def _files(store: Store, args):
     files = store.files()
-    present = set(files.extensions)
-    for ext, _ in getattr(args, "override", ()):
-        if ext not in present:
-            print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "
-                  f"changes nothing", file=sys.stderr)
+    overridden = {ext for ext, _ in getattr(args, "override", ())}
+    for ext in sorted(overridden - set(files.extensions) if overridden else ()):
+        print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "
+              f"changes nothing", file=sys.stderr)
     needs = args.method if args.method != "paper" else "minhash" if args.check else None
     if needs and len(files) and not files.fingerprinted.all():
         missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)

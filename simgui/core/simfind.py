@@ -53,6 +53,7 @@ from numba import njit
 
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, compute_keys
+from simgui.core.units import parse_percent
 
 DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see README, Accuracy
 DEFAULT_SUM_TOLERANCE = 1.0
@@ -85,16 +86,10 @@ def parse_override(text: str) -> tuple[str, Tolerances]:
     ext = ext.strip().lstrip(".").casefold()
     if not (sep and comma and ext):
         raise ValueError(f"not EXT=KEY,SUM: {text.strip()!r} (for example ps=3.2,0.23)")
-    numbers = []
-    for value in (key, sum_):
-        try:
-            number = float(value.strip().rstrip("%"))
-        except ValueError:
-            raise ValueError(f"not a percentage: {value.strip()!r} in {text.strip()!r}") from None
-        if not 0 <= number <= 100:  # also refuses NaN
-            raise ValueError(f"a tolerance is between 0 and 100 percent: {text.strip()!r}")
-        numbers.append(number)
-    return ext, Tolerances(*numbers)
+    try:
+        return ext, Tolerances(parse_percent(key), parse_percent(sum_))
+    except ValueError as exc:
+        raise ValueError(f"{exc}: {text.strip()!r}") from None
 
 
 def parse_overrides(text: str) -> dict[str, Tolerances]:
@@ -747,8 +742,8 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                        band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
                        ext_sf, tab, size_factor, ends, ys, counts)
-            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig,
-                                 size_factor)
+            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf,
+                                 tab, orig, size_factor)
             x0 = x1
     return out, found
 

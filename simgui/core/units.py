@@ -1,4 +1,5 @@
-"""Human-readable sizes, durations and rates, and parsing sizes typed by users."""
+"""Human-readable sizes, durations and rates, and parsing sizes and percentages typed by
+users."""
 
 from __future__ import annotations
 
@@ -45,3 +46,14 @@ def format_duration(seconds: float) -> str:
 
 def format_rate(bytes_per_second: float) -> str:
     return f"{format_bytes(bytes_per_second)}/s"
+
+
+def parse_percent(text: str) -> float:
+    """'1.5', '1.5 %' -> 1.5; a tolerance, so 0 to 100 (NaN refused)."""
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise ValueError(f"not a percentage: {text.strip()!r}") from None
+    if not 0 <= value <= 100:
+        raise ValueError("a tolerance is between 0 and 100 percent")
+    return value
