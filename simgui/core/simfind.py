@@ -326,19 +326,30 @@ _CELL_SCALE = 1.0
 _CHUNK_FILES = 16384
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _grid_point(table):
+    """The two projections the grid's cells are cut on: the table's total, and its even
+    tags' counts minus its odd tags'."""
+    total = np.int64(0)
+    even_odd = np.int64(0)
+    for t in range(0, 16, 2):
+        total += np.int64(table[t]) + np.int64(table[t + 1])
+        even_odd += np.int64(table[t]) - np.int64(table[t + 1])
+    return total, even_odd
+
+
 @njit(nogil=True, cache=True)
 def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, band_width, band,
-             spread, groups, rep_key):
+             spread, point, rep_key):
     """Per representative (reps ascending: files are read in order): size band, sum-table
-    reach W, the four group sums and the key.  Returns the largest count."""
+    reach W, grid point and key.  Returns the largest count."""
     top = np.int64(0)
     for q in range(lo, hi):
         r = reps[q]
         s = sizes[r]
         band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
         spread[q] = max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0)
-        for g in range(4):
-            groups[q, g] = tables[r, g] + tables[r, g + 4] + tables[r, g + 8] + tables[r, g + 12]
+        point[q, 0], point[q, 1] = _grid_point(tables[r])
         for t in range(16):
             top = max(top, abs(tables[r, t]))
         rep_key[q] = keys[r]
@@ -346,7 +357,7 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
 
 
 @njit(nogil=True, cache=True)
-def _band_extents(band_rank, n_bands, reps, sizes, spread, groups):
+def _band_extents(band_rank, n_bands, reps, sizes, spread, point):
     """Per band: largest W, smallest and largest size, range of totals and of
     even-minus-odd counts."""
     w_max = np.zeros(n_bands, np.float64)
@@ -360,25 +371,20 @@ def _band_extents(band_rank, n_bands, reps, sizes, spread, groups):
         w_max[b] = max(w_max[b], spread[q])
         min_size[b] = min(min_size[b], s)
         max_size[b] = max(max_size[b], s)
-        g0, g1, g2, g3 = groups[q, 0], groups[q, 1], groups[q, 2], groups[q, 3]
-        total = g0 + g1 + g2 + g3
-        even_odd = g0 - g1 + g2 - g3
-        lo[b, 0] = min(lo[b, 0], total)
-        hi[b, 0] = max(hi[b, 0], total)
-        lo[b, 1] = min(lo[b, 1], even_odd)
-        hi[b, 1] = max(hi[b, 1], even_odd)
+        for d in range(2):
+            lo[b, d] = min(lo[b, d], point[q, d])
+            hi[b, d] = max(hi[b, d], point[q, d])
     return w_max, min_size, max_size, lo, hi
 
 
 @njit(nogil=True, cache=True)
-def _cell_codes(lo, hi, band_rank, groups, band_shift, col_bits, index_bits, cell_shift, row_min,
+def _cell_codes(lo, hi, band_rank, point, band_shift, col_bits, index_bits, cell_shift, row_min,
                 col_min, out):
     for q in range(lo, hi):
         b = band_rank[q]
-        g0, g1, g2, g3 = groups[q, 0], groups[q, 1], groups[q, 2], groups[q, 3]
         k = cell_shift[b]
-        row = ((g0 + g1 + g2 + g3) >> k) - row_min[b]
-        col = ((g0 - g1 + g2 - g3) >> k) - col_min[b]
+        row = (point[q, 0] >> k) - row_min[b]
+        col = (point[q, 1] >> k) - col_min[b]
         code = (b << band_shift) | (row << col_bits) | col
         out[q] = (np.uint64(code) << np.uint64(index_bits)) | np.uint64(q)
     return 0
@@ -550,10 +556,7 @@ def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col
         kfx = ext_kf[ext[x]]
         sfx = ext_sf[ext[x]]
         _project(tab[x], proj)
-        total = np.int64(0)
-        for t in range(16):
-            total += tab[x, t]
-        even_odd = proj[0]  # the first projection weighs even tags +1, odd ones -1
+        total, even_odd = _grid_point(tab[x])
         for k in range(n_s):
             bb = s_band[k]
             partner = min(size_factor * sx, float(band_max_size[bb]))
@@ -756,10 +759,10 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
     band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
     band = np.empty(m, np.int64)
     spread = np.empty(m, np.float64)
-    groups = np.empty((m, 4), np.int64)
+    point = np.empty((m, 2), np.int64)
     rep_key = np.empty(m, np.float64)
     biggest = max(_in_chunks(_prepare, m, reps, sizes, tables, keys, ext_ids, ext_sf,
-                             float(size_factor), band_width, band, spread, groups, rep_key))
+                             float(size_factor), band_width, band, spread, point, rep_key))
     b_min, b_max = int(band.min()), int(band.max())
     if b_max - b_min < (1 << 22):
         present = np.zeros(b_max - b_min + 1, bool)
@@ -772,7 +775,7 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
         n_bands = int(band_rank.max()) + 1
     band_rank = np.ascontiguousarray(band_rank, dtype=np.int64).reshape(-1)
     w_max, min_size, max_size, lo, hi = _band_extents(band_rank, n_bands, reps, sizes, spread,
-                                                      groups)
+                                                      point)
     # cells about as wide as the largest sum-table reach of the band, a power of two
     cell_shift = np.maximum(0, np.round(np.log2(w_max * _CELL_SCALE))).astype(np.int64)
     # the signature's quantum: differences up to W span at most 31 steps
@@ -797,7 +800,7 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
         cell_shift += 1  # coarser cells are as exact, only slower
     band_shift = row_bits + col_bits
     packed = np.empty(m, np.uint64)
-    _in_chunks(_cell_codes, m, band_rank, groups, band_shift, col_bits, index_bits, cell_shift,
+    _in_chunks(_cell_codes, m, band_rank, point, band_shift, col_bits, index_bits, cell_shift,
                row_min, col_min, packed)
     packed.sort()
     order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
