@@ -89,7 +89,7 @@ def parse_override(text: str) -> tuple[str, Tolerances]:
     try:
         return ext, Tolerances(parse_percent(key), parse_percent(sum_))
     except ValueError as exc:
-        raise ValueError(f"{exc}: {text.strip()!r}") from None
+        raise ValueError(f"{exc} in {text.strip()!r}") from None
 
 
 def parse_overrides(text: str) -> dict[str, Tolerances]:
