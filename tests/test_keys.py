@@ -26,7 +26,19 @@ def test_custom_weights_and_bulk_keys_agree():
     scheme = KeyScheme.from_tag_weights("mine", {0x3F: 2.5, 0xC0: -1})
     tables = np.random.default_rng(1).integers(0, 1000, (50, 16))
     bulk = scheme.keys(tables)
-    assert bulk.tolist() == pytest.approx([scheme.key(t) for t in tables])
+    assert bulk.tolist() == pytest.approx([float(np.dot(scheme.weights, t)) for t in tables])
+    # one summation order: a key is the same to the last bit however it is asked for
+    assert bulk.tolist() == [scheme.key(t) for t in tables]
+    assert scheme.keys(tables.astype(np.float64)).tolist() == bulk.tolist()
+
+
+def test_keys_split_across_threads_are_the_same(monkeypatch):
+    import simgui.core.workers as workers
+
+    tables = np.random.default_rng(2).integers(0, 10**9, (1000, 16))
+    whole = SKEW.keys(tables)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
+    assert SKEW.keys(tables).tolist() == whole.tolist()
 
 
 def test_bad_schemes_are_refused():

@@ -281,11 +281,12 @@ def test_overrides_match_per_extension_all_pairs():
 
 def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
     import simgui.core.simfind as simfind
+    import simgui.core.workers as workers
 
     sizes, tables = clustered(3000, 7, types=4, spread=0.03, size_sd=0.5)
     whole = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
     monkeypatch.setattr(simfind, "_CHUNK_FILES", 37)
-    monkeypatch.setattr(simfind, "_PARALLEL_FROM", 10)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
     split = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
     assert split.tolist() == whole.tolist()
     space = SearchSpace.build(sizes, tables)
@@ -295,17 +296,22 @@ def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
 
 def test_hash_collisions_never_merge_or_split_classes(monkeypatch):
     import simgui.core.simfind as simfind
+    import simgui.core.workers as workers
 
-    def colliding(lo, hi, sizes, tables, ext, extra, out, totals):
-        out[lo:hi] = np.uint64(12345) * (np.arange(lo, hi, dtype=np.uint64) % np.uint64(3))
-        totals[lo:hi] = tables[lo:hi].sum(axis=1)
+    def colliding(lo, hi, sizes, tables, ext, extra, out):
+        # a function of the row, as a hash must be, with only three values
+        out[lo:hi] = np.uint64(12345) * (tables[lo:hi].sum(axis=1) % 3).astype(np.uint64)
         return 0
 
     monkeypatch.setattr(simfind, "_row_hashes", colliding)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)  # runs must not be cut between threads
     rng = np.random.default_rng(8)
     tables = rng.integers(0, 2, (600, 16))
+    tables[::2] = tables[rng.integers(0, 6, 300)]  # half are copies of six rows
     sizes = rng.integers(0, 2, 600)
+    sizes[::2] = 1
     ext = rng.integers(0, 2, 600)
+    ext[::2] = 0
     c = classes_of(sizes, tables, ext)
     groups = {}
     for i, row in enumerate(zip(sizes.tolist(), map(tuple, tables.tolist()), ext.tolist())):

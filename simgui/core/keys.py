@@ -11,8 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, validate_tags
+from simgui.core.workers import in_chunks
 
 #: Extension offsets fall in [0, EXTENSION_SPAN): far above the key of any file
 #: under a terabyte, so each extension gets its own horizontal stripe (the
@@ -44,12 +46,28 @@ class KeyScheme:
         return cls(name, tuple(float(weights.get(t, 0.0)) for t in tags))
 
     def key(self, table: Sequence[int]) -> float:
-        return float(np.dot(np.asarray(self.weights), np.asarray(table, dtype=np.float64)))
+        return float(self.keys(np.asarray(table).reshape(1, TAG_COUNT))[0])
 
     def keys(self, tables: np.ndarray) -> np.ndarray:
         """Keys of an (n, 16) array of sum tables, as float64 (n,)."""
-        tables = np.asarray(tables, dtype=np.float64).reshape(-1, TAG_COUNT)
-        return tables @ np.asarray(self.weights, dtype=np.float64)
+        tables = np.asarray(tables)
+        kind = np.int64 if tables.dtype.kind in "biu" else np.float64
+        tables = np.ascontiguousarray(tables, dtype=kind).reshape(-1, TAG_COUNT)
+        out = np.empty(len(tables), np.float64)
+        in_chunks(_weighted_sums, len(tables), tables, np.asarray(self.weights, np.float64), out)
+        return out
+
+
+@njit(nogil=True, cache=True)
+def _weighted_sums(lo, hi, tables, weights, out):
+    """Rows lo .. hi-1 of ``tables`` weighted, summed in tag order (one order for every
+    caller, so a key is the same to the last bit however it is asked for)."""
+    for i in range(lo, hi):
+        total = 0.0
+        for t in range(16):
+            total += weights[t] * tables[i, t]
+        out[i] = total
+    return 0
 
 
 #: Every weight 1.

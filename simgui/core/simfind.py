@@ -42,10 +42,7 @@ k copies is never expanded into k^2 pairs unless asked.
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +51,9 @@ from numba import njit
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, compute_keys
 from simgui.core.units import parse_percent
+from simgui.core import workers as _threads
+from simgui.core.workers import in_chunks as _in_chunks
+from simgui.core.workers import map_threads as _map
 
 DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see README, Accuracy
 DEFAULT_SUM_TOLERANCE = 1.0
@@ -120,11 +120,6 @@ def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None
     run whose rows are not all equal (a hash collision) is split by comparing
     the rows themselves, so a class holds exactly the rows equal to each other.
     """
-    return _classes(sizes, tables, ext_ids, extra)[0]
-
-
-def _classes(sizes, tables, ext_ids, extra) -> tuple[Classes, np.ndarray]:
-    """:func:`classes_of`, and the sum of each table (read in the same pass)."""
     n = len(sizes)
     sizes = np.ascontiguousarray(sizes, dtype=np.int64).reshape(n)
     tables = np.ascontiguousarray(tables, dtype=np.int64).reshape(n, 16)
@@ -133,8 +128,7 @@ def _classes(sizes, tables, ext_ids, extra) -> tuple[Classes, np.ndarray]:
     extra = (np.zeros((n, 0), np.int64) if extra is None
              else np.ascontiguousarray(extra, dtype=np.int64).reshape(n, -1 if n else 1))
     hashes = np.empty(n, np.uint64)
-    totals = np.empty(n, np.int64)
-    _in_chunks(_row_hashes, n, sizes, tables, ext, extra, hashes, totals)
+    _in_chunks(_row_hashes, n, sizes, tables, ext, extra, hashes)
     index_bits = max(1, (n - 1).bit_length())
     if index_bits <= 40:
         mask = np.uint64((1 << index_bits) - 1)
@@ -147,7 +141,7 @@ def _classes(sizes, tables, ext_ids, extra) -> tuple[Classes, np.ndarray]:
         order = np.argsort(hashes, kind="stable")
         run_keys = hashes[order]
     members, members_start, of_file = _split_classes(order, run_keys, sizes, tables, ext, extra)
-    return Classes(of_file, members[members_start[:-1]], members_start, members), totals
+    return Classes(of_file, members[members_start[:-1]], members_start, members)
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -160,15 +154,20 @@ def _mix(h, v):
 
 
 @njit(nogil=True, cache=True)
-def _row_hashes(lo, hi, sizes, tables, ext, extra, out, totals):
+def _row_hashes(lo, hi, sizes, tables, ext, extra, out):
     with_ext = ext.shape[0] > 0
     for i in range(lo, hi):
-        h = _mix(np.uint64(0x243F6A8885A308D3), sizes[i])
-        total = 0
-        for j in range(16):
-            h = _mix(h, tables[i, j])
-            total += tables[i, j]
-        totals[i] = total
+        # four independent chains, so the multiplications overlap
+        a = _mix(np.uint64(0x243F6A8885A308D3), sizes[i])
+        b = np.uint64(0x13198A2E03707344)
+        c = np.uint64(0xA4093822299F31D0)
+        d = np.uint64(0x082EFA98EC4E6C89)
+        for j in range(0, 16, 4):
+            a = _mix(a, tables[i, j])
+            b = _mix(b, tables[i, j + 1])
+            c = _mix(c, tables[i, j + 2])
+            d = _mix(d, tables[i, j + 3])
+        h = _mix(_mix(_mix(a, b), c), d)
         if with_ext:
             h = _mix(h, ext[i])
         for j in range(extra.shape[1]):
@@ -193,22 +192,25 @@ def _rows_equal(a, b, sizes, tables, ext, extra):
 
 
 @njit(nogil=True, cache=True)
-def _split_classes(order, run_keys, sizes, tables, ext, extra):
-    """Classes from rows sorted by hash: runs of equal hashes, split where rows differ."""
-    n = order.shape[0]
-    members = order.copy()
-    starts = np.zeros(n + 1, np.bool_)
-    i = 0
-    while i < n:
+def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, starts):
+    """Classes among rows lo .. hi-1 sorted by hash (lo and hi start runs): runs of equal
+    hashes, split where rows differ.  Fills ``members`` and ``starts`` (a class starts
+    here) for lo .. hi-1; returns the number of classes."""
+    count = 0
+    i = lo
+    while i < hi:
         j = i + 1
-        while j < n and run_keys[j] == run_keys[i]:
+        while j < hi and run_keys[j] == run_keys[i]:
             j += 1
+        members[i] = order[i]
         starts[i] = True
+        count += 1
         same = True
         for k in range(i + 1, j):
-            if not _rows_equal(order[i], order[k], sizes, tables, ext, extra):
+            members[k] = order[k]
+            starts[k] = False
+            if same and not _rows_equal(order[i], order[k], sizes, tables, ext, extra):
                 same = False
-                break
         if not same:
             # a collision: number the distinct rows by first appearance, then
             # order the run by that number (indices stay ascending within each)
@@ -235,60 +237,41 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
             for k in range(j - i):
                 members[i + fill[label[k]]] = order[i + k]
                 fill[label[k]] += 1
+            count += distinct - 1
         i = j
-    count = 0
-    for k in range(n):
-        if starts[k]:
-            count += 1
-    members_start = np.empty(count + 1, np.int64)
-    of_file = np.empty(n, np.int64)
-    c = -1
-    for k in range(n):
+    return count
+
+
+@njit(nogil=True, cache=True)
+def _number_classes(lo, hi, first_class, members, starts, members_start, of_file):
+    """Class numbers for rows lo .. hi-1, the first class there being ``first_class``."""
+    c = first_class - 1
+    for k in range(lo, hi):
         if starts[k]:
             c += 1
             members_start[c] = k
         of_file[members[k]] = c
-    members_start[count] = n
+    return 0
+
+
+def _split_classes(order, run_keys, sizes, tables, ext, extra):
+    """Classes from rows sorted by hash: (members, members_start, of_file)."""
+    n = len(order)
+    parts = _threads.workers() if n >= _threads.PARALLEL_FROM else 1
+    # cut at the starts of runs, so no run is split between threads
+    cuts = np.searchsorted(run_keys, run_keys[np.linspace(0, n, parts + 1).astype(np.int64)[1:-1]])
+    cuts = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
+    members = np.empty(n, np.int64)
+    starts = np.empty(n, np.bool_)
+    counts = _map(lambda i: _split_runs(cuts[i], cuts[i + 1], order, run_keys, sizes, tables, ext,
+                                        extra, members, starts), range(len(cuts) - 1))
+    first = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    members_start = np.empty(first[-1] + 1, np.int64)
+    members_start[-1] = n
+    of_file = np.empty(n, np.int64)
+    _map(lambda i: _number_classes(cuts[i], cuts[i + 1], first[i], members, starts, members_start,
+                                   of_file), range(len(cuts) - 1))
     return members, members_start, of_file
-
-
-# --------------------------------------------------------------------------- threads
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-#: Below this many items a kernel runs on the calling thread.
-_PARALLEL_FROM = 50_000
-
-
-def _workers() -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 16))
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(_workers(), thread_name_prefix="simfind")
-        return _POOL
-
-
-def _map(fn, items) -> list:
-    """``fn`` over ``items`` on the worker threads (the kernels release the GIL)."""
-    items = list(items)
-    if len(items) > 1 and _workers() > 1:
-        return list(_pool().map(fn, items))
-    return [fn(item) for item in items]
-
-
-def _in_chunks(kernel, n: int, *args) -> list:
-    """Run ``kernel(lo, hi, *args)`` over 0 .. n in one chunk per worker; their results."""
-    parts = _workers() if n >= _PARALLEL_FROM else 1
-    cuts = np.linspace(0, n, parts + 1).astype(np.int64)
-    return _map(lambda i: kernel(cuts[i], cuts[i + 1], *args), range(parts))
 
 
 # --------------------------------------------------------------------------- search
@@ -845,22 +828,6 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
                    "filtered": int(counts[1]), "pairs": len(pairs)}
 
 
-def size_bands(sizes: np.ndarray, size_factor: float) -> np.ndarray:
-    """Band of each size: sizes within ``size_factor`` of each other are in the same or
-    neighbouring bands.  Empty files get their own band, -1."""
-    sizes = np.ascontiguousarray(sizes, dtype=np.int64)
-    return _size_bands(sizes, np.log(max(size_factor, 1.0 + 1e-9)))
-
-
-@njit(nogil=True, cache=True)
-def _size_bands(sizes, width):
-    out = np.empty(sizes.shape[0], np.int64)
-    for i in range(sizes.shape[0]):
-        s = sizes[i]
-        out[i] = -1 if s == 0 else np.int64(np.floor(np.log(max(s, 1)) / width))
-    return out
-
-
 @dataclass(frozen=True)
 class SearchSpace:
     """Everything a search needs, prepared once; tolerances are applied per call."""
@@ -871,8 +838,6 @@ class SearchSpace:
     ext_ids: np.ndarray
     extensions: tuple[str, ...] | None  # distinct extensions, by ext id
     classes: Classes
-    bands: np.ndarray  # size band of each class representative (classes.first)
-    totals: np.ndarray  # sum of each file's table
     size_factor: float
     min_similar_size: int
 
@@ -903,9 +868,8 @@ class SearchSpace:
             distinct = None
         keys = compute_keys(tables, scheme, extensions)
         by_ext = extensions is not None and classes_by_extension
-        classes, totals = _classes(sizes, tables, ext_ids if by_ext else None, class_extra)
-        bands = size_bands(sizes[classes.first], size_factor)
-        return cls(sizes, tables, keys, ext_ids, distinct, classes, bands, totals,
+        classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
+        return cls(sizes, tables, keys, ext_ids, distinct, classes,
                    float(size_factor), int(min_similar_size))
 
     def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simgui.core.simfind import SearchSpace, Tolerances, _in_chunks
+from simgui.core.simfind import SearchSpace, Tolerances
+from simgui.core.workers import in_chunks
 
 #: No sum table is further than 16 x the size from another (each bit position
 #: starts at most one counted match), so this sum tolerance disables the test.
@@ -246,7 +247,7 @@ def _pair_tolerances(pairs, sizes, keys, tables, steps):
     m = pairs.shape[0]
     min_key = np.empty(m, np.float64)
     min_sum = np.empty(m, np.float64)
-    _in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, steps, min_key, min_sum)
+    in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, steps, min_key, min_sum)
     return min_key, min_sum
 
 
