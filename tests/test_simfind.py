@@ -284,11 +284,15 @@ def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
     import simgui.core.workers as workers
 
     sizes, tables = clustered(3000, 7, types=4, spread=0.03, size_sd=0.5)
-    whole = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
+    copies = np.random.default_rng(7).integers(0, 3000, 400)  # classes of several copies
+    sizes, tables = np.concatenate((sizes, sizes[copies])), np.concatenate((tables, tables[copies]))
+    whole = [find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0,
+                        expand_identical=e).tolist() for e in (True, False)]
     monkeypatch.setattr(simfind, "_CHUNK_FILES", 37)
     monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
-    split = find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0)
-    assert split.tolist() == whole.tolist()
+    split = [find_pairs(sizes, tables, key_tolerance=2.0, sum_tolerance=2.0,
+                        expand_identical=e).tolist() for e in (True, False)]
+    assert split == whole
     space = SearchSpace.build(sizes, tables)
     pairs = space.class_pairs(Tolerances(2.0, 2.0))
     assert (pairs[:, 0] < pairs[:, 1]).all() and len(np.unique(pairs, axis=0)) == len(pairs)

@@ -921,17 +921,26 @@ class SearchSpace:
 
 
 @njit(nogil=True, cache=True)
-def _expand(rep_pairs, class_size, of_file, start, members, multi, expand_identical, n, out):
-    """File pairs, as codes a * n + b (a < b): every member pair of each class pair, then
-    the pairs within classes.  Returns how many (written while ``out`` has room)."""
-    cap = out.shape[0]
+def _expanded_count(lo, hi, rep_pairs, class_size):
+    """How many file pairs class pairs lo .. hi-1 expand to."""
+    if class_size.shape[0] == 0:
+        return hi - lo
     m = 0
-    for p in range(rep_pairs.shape[0]):
+    for p in range(lo, hi):
+        m += class_size[rep_pairs[p, 0]] * class_size[rep_pairs[p, 1]]
+    return m
+
+
+@njit(nogil=True, cache=True)
+def _expand(lo, hi, rep_pairs, class_size, of_file, start, members, n, out, at):
+    """Every member pair of class pairs lo .. hi-1, as codes a * n + b (a < b), written
+    from ``out[at]``; returns where they end."""
+    m = at
+    for p in range(lo, hi):
         a = rep_pairs[p, 0]
         b = rep_pairs[p, 1]
         if class_size.shape[0] == 0 or (class_size[a] == 1 and class_size[b] == 1):
-            if m < cap:
-                out[m] = min(a, b) * n + max(a, b)
+            out[m] = min(a, b) * n + max(a, b)
             m += 1
             continue
         ca = of_file[a]
@@ -940,9 +949,15 @@ def _expand(rep_pairs, class_size, of_file, start, members, multi, expand_identi
             for j in range(start[cb], start[cb + 1]):
                 u = members[i]
                 v = members[j]
-                if m < cap:
-                    out[m] = min(u, v) * n + max(u, v)
+                out[m] = min(u, v) * n + max(u, v)
                 m += 1
+    return m
+
+
+@njit(nogil=True, cache=True)
+def _pairs_within(multi, start, members, expand_identical, n, out, at):
+    """The pairs within each class of ``multi``, written from ``out[at]``."""
+    m = at
     for c in multi:
         lo = start[c]
         hi = start[c + 1]
@@ -950,8 +965,7 @@ def _expand(rep_pairs, class_size, of_file, start, members, multi, expand_identi
         last_i = hi if expand_identical else lo + 1
         for i in range(lo, last_i):
             for j in range(i + 1, hi):
-                if m < cap:
-                    out[m] = members[i] * n + members[j]
+                out[m] = members[i] * n + members[j]
                 m += 1
     return m
 
@@ -996,18 +1010,25 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
         raise ValueError("too many files")
     per_class = np.diff(classes.members_start)
     multi = np.flatnonzero(per_class > 1)
-    if len(multi):  # files of classes with copies
-        class_size = per_class[classes.of_file]
-        count = int((class_size[rep_pairs[:, 0]] * class_size[rep_pairs[:, 1]]).sum())
-        k = per_class[multi]
-        count += int((k * (k - 1) // 2).sum() if expand_identical else (k - 1).sum())
-    else:
-        class_size = np.ones(1, np.int64)[:0]
-        count = len(rep_pairs)
-    out = np.empty(count, np.int64)
-    m = _expand(rep_pairs, class_size, classes.of_file, classes.members_start, classes.members,
-                multi, bool(expand_identical), np.int64(n), out)
-    codes = out[:m]
+    class_size = per_class[classes.of_file] if len(multi) else np.zeros(0, np.int64)
+    k = per_class[multi]
+    within = int((k * (k - 1) // 2).sum() if expand_identical else (k - 1).sum())
+    parts = _threads.workers() if len(rep_pairs) >= _threads.PARALLEL_FROM else 1
+    cuts = np.linspace(0, len(rep_pairs), parts + 1).astype(np.int64)
+    counts = _map(lambda i: _expanded_count(cuts[i], cuts[i + 1], rep_pairs, class_size),
+                  range(parts))
+    at = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    m = int(at[-1]) + within
+    codes = np.empty(m, np.int64)
+
+    def expand(i):
+        if i == parts:
+            return _pairs_within(multi, classes.members_start, classes.members,
+                                 bool(expand_identical), np.int64(n), codes, at[-1])
+        return _expand(cuts[i], cuts[i + 1], rep_pairs, class_size, classes.of_file,
+                       classes.members_start, classes.members, np.int64(n), codes, at[i])
+
+    _map(expand, range(parts + 1))
     codes.sort()
     pairs = np.empty((m, 2), np.int64)
     _in_chunks(_decode, m, codes, np.int64(n), pairs)
