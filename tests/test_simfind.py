@@ -1,6 +1,7 @@
 """SimFind equals the all-pairs definition, stays linear on identical copies, and groups well."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -339,3 +340,24 @@ def test_pairs_exactly_on_both_limits_with_extension_offsets():
     for exts in (None, ["abc"] * 3):
         got = check(sizes, tables, 1.0, 1.0, scheme=UNIFORM, exts=exts)
         assert got.tolist() == [[0, 1], [1, 2]]
+
+
+def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
+    rng = np.random.default_rng(11)
+    tables = rng.integers(0, 500, (40, 16))
+    sizes = tables.sum(axis=1) * 2
+    names = [["txt", "ps", "", "TXT"][i] for i in rng.integers(0, 4, 40)]
+    plain = SearchSpace.build(sizes, tables, extensions=names)
+    assert plain.extensions == tuple(sorted(set(names)))
+    assert [plain.extensions[i] for i in plain.ext_ids] == names
+    assert plain.keys.tolist() == compute_keys(tables, SKEW, names).tolist()
+    for other in (np.array(names), iter(names), tuple(names)):
+        space = SearchSpace.build(sizes, tables, extensions=other)
+        assert space.extensions == plain.extensions
+        assert all(type(e) is str for e in space.extensions)
+        assert space.ext_ids.tolist() == plain.ext_ids.tolist()
+        assert space.keys.tolist() == plain.keys.tolist()
+    numbers = SearchSpace.build(sizes, tables, extensions=[len(e) for e in names])
+    assert numbers.extensions == tuple(sorted({str(len(e)) for e in names}))
+    with pytest.raises(ValueError):
+        SearchSpace.build(sizes, tables, extensions=names[:-1])

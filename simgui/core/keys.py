@@ -103,15 +103,9 @@ def extension_offset(extension: str) -> float:
 
 def extension_offsets(extensions: Iterable[str]) -> np.ndarray:
     """Offsets for many files; each distinct extension is hashed once."""
-    extensions = list(extensions)
-    cache: dict[str, float] = {}
-    out = np.empty(len(extensions), dtype=np.float64)
-    for i, ext in enumerate(extensions):
-        offset = cache.get(ext)
-        if offset is None:
-            offset = cache[ext] = extension_offset(ext)
-        out[i] = offset
-    return out
+    extensions = extensions if isinstance(extensions, (list, tuple)) else list(extensions)
+    offset = {ext: extension_offset(ext) for ext in set(extensions)}
+    return np.fromiter(map(offset.__getitem__, extensions), np.float64, len(extensions))
 
 
 def compute_keys(tables: np.ndarray, scheme: KeyScheme = SKEW,

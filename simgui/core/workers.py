@@ -44,4 +44,3 @@ def in_chunks(kernel, n: int, *args) -> list:
     parts = workers() if n >= PARALLEL_FROM else 1
     cuts = np.linspace(0, n, parts + 1).astype(np.int64)
     return map_threads(lambda i: kernel(cuts[i], cuts[i + 1], *args), range(parts))
-
