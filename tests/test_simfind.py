@@ -1,5 +1,7 @@
 """SimFind equals the all-pairs definition, stays linear on identical copies, and groups well."""
 
+import enum
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -297,6 +299,19 @@ def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
     space = SearchSpace.build(sizes, tables)
     pairs = space.class_pairs(Tolerances(2.0, 2.0))
     assert (pairs[:, 0] < pairs[:, 1]).all() and len(np.unique(pairs, axis=0)) == len(pairs)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 0)  # even nothing at all is split safely
+    assert find_pairs(np.zeros(0, np.int64), np.zeros((0, 16), np.int64),
+                      key_tolerance=2.0, sum_tolerance=2.0).shape == (0, 2)
+
+
+def test_expanding_a_pair_of_unknown_files_is_refused():
+    from simgui.core.simfind import expand_pairs
+
+    classes = classes_of(np.array([5, 5, 7]), np.ones((3, 16), np.int64))
+    assert expand_pairs(classes, np.array([[0, 2]])).tolist() == [[0, 1], [0, 2], [1, 2]]
+    for bad in ([[0, 3]], [[-1, 2]]):
+        with pytest.raises(ValueError, match="out of range"):
+            expand_pairs(classes, np.array(bad))
 
 
 def test_hash_collisions_never_merge_or_split_classes(monkeypatch):
@@ -359,5 +374,18 @@ def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
         assert space.keys.tolist() == plain.keys.tolist()
     numbers = SearchSpace.build(sizes, tables, extensions=[len(e) for e in names])
     assert numbers.extensions == tuple(sorted({str(len(e)) for e in names}))
+
+    class Shouting(str):  # a str whose str() is not itself
+        def __str__(self):
+            return self.upper()
+
+    Kind = enum.Enum("Kind", {"TXT": "txt", "PS": "ps", "NONE": "", "UPPER": "TXT"}, type=str)
+    for items in ([Shouting(e) for e in names], [Kind(e) for e in names], [[e] for e in names],
+                  [np.str_(e) for e in names]):
+        as_text = [str(e) for e in items]
+        space = SearchSpace.build(sizes, tables, extensions=items)
+        assert space.extensions == tuple(sorted(set(as_text)))
+        assert [space.extensions[i] for i in space.ext_ids] == as_text
+        assert space.keys.tolist() == compute_keys(tables, SKEW, as_text).tolist()
     with pytest.raises(ValueError):
         SearchSpace.build(sizes, tables, extensions=names[:-1])

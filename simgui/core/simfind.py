@@ -257,7 +257,7 @@ def _number_classes(lo, hi, first_class, members, starts, members_start, of_file
 def _split_classes(order, run_keys, sizes, tables, ext, extra):
     """Classes from rows sorted by hash: (members, members_start, of_file)."""
     n = len(order)
-    parts = _threads.workers() if n >= _threads.PARALLEL_FROM else 1
+    parts = _threads.workers() if n and n >= _threads.PARALLEL_FROM else 1
     # cut at the starts of runs, so no run is split between threads
     cuts = np.searchsorted(run_keys, run_keys[np.linspace(0, n, parts + 1).astype(np.int64)[1:-1]])
     cuts = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
@@ -832,8 +832,12 @@ def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.n
     """The distinct extensions, sorted, and each file's number among them.  (Mapped
     by the dict's own lookup, not a Python loop: a million files take 0.1 s, not 0.5.)"""
     extensions = extensions if isinstance(extensions, (list, tuple)) else list(extensions)
-    present = set(extensions)
-    if not all(isinstance(e, str) for e in present):
+    try:
+        present = set(extensions)
+    except TypeError:  # an unhashable item: its str() is what counts
+        present = None
+    # only plain strings are their own str(); a str subclass (an Enum, say) may not be
+    if present is None or not all(type(e) is str or type(e) is np.str_ for e in present):
         extensions = [str(e) for e in extensions]
         present = set(extensions)
     distinct = tuple(sorted(str(e) for e in present))
@@ -1020,6 +1024,9 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
     n = max(len(classes.of_file), 1)
     if n >= 3_000_000_000:  # pragma: no cover - a * n + b would not fit in 63 bits
         raise ValueError("too many files")
+    # the kernels index without bounds checks: a bad pair must not reach them
+    if len(rep_pairs) and (rep_pairs.min() < 0 or rep_pairs.max() >= len(classes.of_file)):
+        raise ValueError("a representative pair names a file out of range")
     per_class = np.diff(classes.members_start)
     multi = np.flatnonzero(per_class > 1)
     class_size = per_class[classes.of_file] if len(multi) else np.zeros(0, np.int64)
