@@ -50,6 +50,7 @@ from numba import njit
 
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
+from simgui.core.radix import sort_bits
 from simgui.core.units import parse_percent
 from simgui.core import workers as _threads
 from simgui.core.workers import in_chunks as _in_chunks
@@ -134,7 +135,7 @@ def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None
         mask = np.uint64((1 << index_bits) - 1)
         hashes &= ~mask
         hashes |= np.arange(n, dtype=np.uint64)
-        hashes.sort()
+        hashes = sort_bits(hashes, index_bits, 64)  # the index below is in order already
         order = (hashes & mask).astype(np.int64)
         run_keys = hashes >> np.uint64(index_bits)
     else:  # pragma: no cover - more than a trillion files
@@ -785,7 +786,7 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
     packed = np.empty(m, np.uint64)
     _in_chunks(_cell_codes, m, band_rank, point, band_shift, col_bits, index_bits, cell_shift,
                row_min, col_min, packed)
-    packed.sort()
+    packed = sort_bits(packed, index_bits, index_bits + band_bits + band_shift)
     order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
     code = (packed >> np.uint64(index_bits)).astype(np.int64)
     first = np.flatnonzero(np.diff(code, prepend=-1) != 0)
@@ -1048,7 +1049,7 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
                        classes.members_start, classes.members, np.int64(n), codes, at[i])
 
     _map(expand, range(parts + 1))
-    codes.sort()
+    codes = sort_bits(codes.view(np.uint64), 0, (n * n - 1).bit_length()).view(np.int64)
     pairs = np.empty((m, 2), np.int64)
     _in_chunks(_decode, m, codes, np.int64(n), pairs)
     return pairs
