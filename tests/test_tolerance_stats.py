@@ -8,7 +8,7 @@ from simgui.core.analysis import find_groups
 from simgui.core.keys import SKEW
 from simgui.core.simfind import SearchSpace, Tolerances, find_pairs
 from simgui.core.store import StoredFiles
-from simgui.core.tolerance_stats import ToleranceStats
+from simgui.core.tolerance_stats import TOLERANCE_STEPS, ToleranceStats, step_at_or_above
 
 
 def collection(seed, n):
@@ -100,3 +100,52 @@ def test_pairs_on_a_tolerance_boundary_agree_with_the_search(size, step, nudge, 
                               scheme=UNIFORM))
     assert stats.counts(tol).sum_hits == expected
     assert stats.counts(tol).groups == expected
+
+
+near_steps = st.sampled_from(range(100)).map(lambda i: float(TOLERANCE_STEPS[i % len(TOLERANCE_STEPS)]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.floats(allow_nan=True), st.floats(-1, 12), near_steps,
+                 near_steps.map(lambda v: float(np.nextafter(v, np.inf))),
+                 near_steps.map(lambda v: float(np.nextafter(v, -np.inf))),
+                 st.integers(0, 10_000).map(lambda i: i / 1000)))
+def test_the_step_lookup_is_a_binary_search(value):
+    assert step_at_or_above(value) == np.searchsorted(TOLERANCE_STEPS, value)
+
+
+def test_adjacency_split_between_threads_gives_the_same_groups_and_counts(monkeypatch):
+    import simgui.core.workers as workers
+
+    sizes, tables = collection(5, 400)
+    space = SearchSpace.build(sizes, tables)
+    probes = [Tolerances(k, s) for k, s in ((1.0, 1.0), (2.0, 0.37), (4.44, 3.2), (10.0, 10.0))]
+
+    def results():
+        stats = ToleranceStats.build(space, max_key=10.0)
+        lists = [stats.hit_sum[a:b] for a, b in zip(stats.adjacent_start[:-1],
+                                                     stats.adjacent_start[1:])]
+        # each list in order of the step at or above its sum-table tolerance
+        assert all((np.diff(np.searchsorted(TOLERANCE_STEPS, h)) >= 0).all() for h in lists)
+        return [(stats.counts(t), stats.assign(t).group_of_class.tolist()) for t in probes]
+
+    whole = results()
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
+    assert results() == whole
+    assert any(c.sum_hits > 0 for c, _ in whole)
+
+
+def test_a_slider_between_steps_sees_every_hit_of_its_step():
+    # Lists are ordered by step only: within the step (4.4, 4.5], 4.48 may come before
+    # 4.41, and a slider at 4.44 must still find 4.41 and stop only past the step.
+    tables = np.arange(48, dtype=np.int64).reshape(3, 16) * 7
+    space = SearchSpace.build(tables.sum(axis=1), tables)
+    pairs = np.array([[0, 1], [0, 2]])
+    stats = ToleranceStats.from_pairs(space, pairs, np.zeros(2), np.array([4.48, 4.41]),
+                                      max_key=10.0, max_sum=10.0)
+    at = Tolerances(1.0, 4.44)
+    assert stats.counts(at).sum_hits == 1
+    groups = stats.assign(at).group_of_class[space.classes.of_file]
+    assert groups[0] == groups[2] >= 0 and groups[1] == -1
+    assert stats.counts(Tolerances(1.0, 4.5)).sum_hits == 2
+    assert stats.counts(Tolerances(1.0, 4.4)).sum_hits == 0

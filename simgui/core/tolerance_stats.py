@@ -9,8 +9,9 @@ that hit at any tolerance.
 - Key hits and sum-table hits at the slider steps (:data:`TOLERANCE_STEPS`)
   are cumulative histograms: O(1) lookups.  Elsewhere they are one pass.
 - Groups are one greedy pass over adjacency lists of the pairs that can be
-  sum-table hits, each list sorted by sum-table tolerance so the pass stops at
-  the first miss: a few milliseconds for 100,000 files.
+  sum-table hits, each list sorted by the slider step at or above its sum-table
+  tolerance, so the pass stops at the first step beyond the slider: a few
+  milliseconds for 100,000 files.
 Key hits need every pair within the key ceiling whatever its sum-table
 distance (tens of millions, possibly); of those only the key tolerance and
 weight are kept, 16 bytes a pair.
@@ -25,7 +26,8 @@ import numpy as np
 from numba import njit
 
 from simgui.core.simfind import SearchSpace, Tolerances
-from simgui.core.workers import in_chunks
+from simgui.core import workers as _threads
+from simgui.core.workers import in_chunks, map_threads
 
 #: No sum table is further than 16 x the size from another (each bit position
 #: starts at most one counted match), so this sum tolerance disables the test.
@@ -37,6 +39,36 @@ MAX_TOLERANCE = 10.0
 #: 3.2 among them, is a step.  Counts at steps are O(1) lookups.
 TOLERANCE_STEPS = np.array(sorted({round(m / 10 * 10.0**e, 4) for e in (-2, -1, 0)
                                    for m in range(10, 100)} | {MAX_TOLERANCE}))
+#: Steps per percent of the lookup table below: finer than the closest two steps.
+_STEP_GRID = 1000
+#: Entry i: the first step at or above i / _STEP_GRID.
+_FIRST_STEP = np.searchsorted(TOLERANCE_STEPS,
+                              np.arange(int(MAX_TOLERANCE * _STEP_GRID) + 1) / _STEP_GRID)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def step_at_or_above(value):
+    """``np.searchsorted(TOLERANCE_STEPS, value)``: the first step at or above ``value``
+    (len(TOLERANCE_STEPS) above the top or for NaN).  A table lookup and a step or two,
+    not a binary search with its unpredictable branches: this runs for every pair."""
+    n = TOLERANCE_STEPS.shape[0]
+    if not value <= TOLERANCE_STEPS[n - 1]:
+        return n
+    if value <= TOLERANCE_STEPS[0]:
+        return 0
+    # one cell lower than value * grid, so rounding never starts past the answer
+    j = _FIRST_STEP[max(np.int64(value * _STEP_GRID) - 1, 0)]
+    while TOLERANCE_STEPS[j] < value:
+        j += 1
+    return j
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _beyond_all_later(value, tolerance):
+    """Whether a list sorted by step (see :func:`_adjacency`) misses ``tolerance`` from
+    ``value`` on: every value from here lies above the step below ``value``'s."""
+    j = step_at_or_above(value)
+    return j > 0 and TOLERANCE_STEPS[j - 1] >= tolerance
 
 
 @dataclass(frozen=True)
@@ -63,7 +95,7 @@ class ToleranceStats:
     key_hits_at: np.ndarray | None  # int64 (steps,): file pairs hit at each key step
     # candidates that can be sum-table hits below max_sum, as adjacency lists of
     # classes: class c's neighbours are adjacent_class[adjacent_start[c]:adjacent_start[c+1]],
-    # sorted by hit_sum, and each pair appears twice, once from each side
+    # sorted by the step at or above hit_sum, and each pair appears twice, once from each side
     adjacent_start: np.ndarray  # int64 (c+1,)
     adjacent_class: np.ndarray  # int64 (2h,)
     hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
@@ -99,8 +131,7 @@ class ToleranceStats:
         ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         fixed = space.override_ids(overrides)
         pairs = space.class_pairs(ceiling, overrides)
-        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables,
-                                            TOLERANCE_STEPS)
+        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables)
         if not key_hits:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
@@ -226,11 +257,12 @@ def sum_hit(l1, total, sum_tolerance):
 
 
 @njit(inline="always")
-def _on_steps(value, hit, distance, size, steps):
+def _on_steps(value, hit, distance, size):
     """``value`` moved, if rounding needs it, so that ``value <= step`` is exactly ``hit``
     at every step: lookups at slider steps then equal searches bit for bit."""
+    steps = TOLERANCE_STEPS
     n = steps.shape[0]
-    j = np.searchsorted(steps, value)  # first step >= value
+    j = step_at_or_above(value)
     while j < n and not hit(distance, size, steps[j]):
         j += 1
     while j > 0 and hit(distance, size, steps[j - 1]):
@@ -242,17 +274,17 @@ def _on_steps(value, hit, distance, size, steps):
     return value
 
 
-def _pair_tolerances(pairs, sizes, keys, tables, steps):
+def _pair_tolerances(pairs, sizes, keys, tables):
     """Smallest key and sum-table tolerance (percent) at which each pair is a hit."""
     m = pairs.shape[0]
     min_key = np.empty(m, np.float64)
     min_sum = np.empty(m, np.float64)
-    in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, steps, min_key, min_sum)
+    in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, min_key, min_sum)
     return min_key, min_sum
 
 
 @njit(nogil=True, cache=True)
-def _pair_tolerances_in(lo, hi, pairs, sizes, keys, tables, steps, min_key, min_sum):
+def _pair_tolerances_in(lo, hi, pairs, sizes, keys, tables, min_key, min_sum):
     for p in range(lo, hi):
         a = pairs[p, 0]
         b = pairs[p, 1]
@@ -260,14 +292,14 @@ def _pair_tolerances_in(lo, hi, pairs, sizes, keys, tables, steps, min_key, min_
         big = max(sizes[a], sizes[b])
         # "at least 1": distances up to 1 hit at any tolerance
         k = 0.0 if dk <= 1 else 100.0 * dk / max(big, 1)
-        min_key[p] = _on_steps(k, key_hit, dk, big, steps) if k > 0 else 0.0
+        min_key[p] = _on_steps(k, key_hit, dk, big) if k > 0 else 0.0
         l1 = 0
         for t in range(tables.shape[1]):
             d = tables[a, t] - tables[b, t]
             l1 += d if d >= 0 else -d
         total = sizes[a] + sizes[b]
         v = 0.0 if l1 <= 1 else 200.0 * l1 / max(total, 1)
-        min_sum[p] = _on_steps(v, sum_hit, l1, total, steps) if v > 0 else 0.0
+        min_sum[p] = _on_steps(v, sum_hit, l1, total) if v > 0 else 0.0
 
 
 def _step_index(tolerance: float) -> int | None:
@@ -284,66 +316,97 @@ def _hits_on_steps(min_key: np.ndarray, min_sum: np.ndarray | None,
     """
     steps = len(TOLERANCE_STEPS)
     if min_sum is None:
-        return _histogram(min_key, min_key, weight, TOLERANCE_STEPS, 1).cumsum()
-    flat = _histogram(min_key, min_sum, weight, TOLERANCE_STEPS, steps)
+        return _histogram(min_key, min_key, weight, 1).cumsum()
+    flat = _histogram(min_key, min_sum, weight, steps)
     return flat.reshape(steps, steps).cumsum(axis=0).cumsum(axis=1)
 
 
 @njit(nogil=True, cache=True)
-def _histogram(min_key, min_sum, weight, steps, sum_steps):
-    n = steps.shape[0]
+def _histogram(min_key, min_sum, weight, sum_steps):
+    n = TOLERANCE_STEPS.shape[0]
     out = np.zeros(n * sum_steps, np.int64)
     for p in range(min_key.shape[0]):
-        i = np.searchsorted(steps, min_key[p])  # first step >= the tolerance
-        j = np.searchsorted(steps, min_sum[p]) if sum_steps > 1 else 0
+        i = step_at_or_above(min_key[p])  # first step >= the tolerance
+        j = step_at_or_above(min_sum[p]) if sum_steps > 1 else 0
         if i < n and j < n:
             out[i * sum_steps + j] += weight[p]
     return out
 
 
-@njit(nogil=True, cache=True)
 def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
-    """Pairs as adjacency lists of classes, both directions, each list sorted by sum-table
-    tolerance, the selective test: a pass over a list stops at the first miss.
+    """Pairs as adjacency lists of classes, both directions, each list sorted by the
+    slider step at or above the sum-table tolerance (the selective test): a pass
+    over a list stops at the first step beyond the slider.
 
-    The pairs are read in order and dealt to their classes as one 32-byte record each
-    (one cache line touched per edge: this is bound by memory, not arithmetic); each
-    class's list is then sorted where it lies."""
+    Returns (start, neighbour, hit_key, hit_sum, hit_weight); class c's list is
+    start[c] .. start[c + 1].  Each worker thread takes a range of classes with
+    about as many edges as the others and deals and sorts just those."""
     start = np.zeros(n_classes + 1, np.int64)
-    for p in range(ca.shape[0]):
-        start[ca[p] + 1] += 1
-        start[cb[p] + 1] += 1
-    for c in range(n_classes):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    m = 2 * ca.shape[0]
-    records = np.empty((m, 4), np.float64)  # hit_sum, hit_key, neighbour, weight
-    for p in range(ca.shape[0]):
-        a, b = ca[p], cb[p]
-        for c, d in ((a, b), (b, a)):
-            x = fill[c]
-            records[x, 0] = min_sum[p]
-            records[x, 1] = min_key[p]
-            records[x, 2] = d  # class numbers and weights stay exact below 2**53
-            records[x, 3] = weight[p]
-            fill[c] = x + 1
+    start[1:] = np.cumsum(np.bincount(ca, minlength=n_classes)
+                          + np.bincount(cb, minlength=n_classes))
+    m = int(start[-1])
     neighbour = np.empty(m, np.int64)
     hit_key = np.empty(m, np.float64)
     hit_sum = np.empty(m, np.float64)
     hit_weight = np.empty(m, np.int64)
-    for c in range(n_classes):
-        lo, hi = start[c], start[c + 1]
-        if hi - lo > 1:
-            by = np.argsort(records[lo:hi, 0])
-        else:
-            by = np.arange(hi - lo)
-        for k in range(hi - lo):
-            r = records[lo + by[k]]
-            hit_sum[lo + k] = r[0]
-            hit_key[lo + k] = r[1]
-            neighbour[lo + k] = np.int64(r[2])
-            hit_weight[lo + k] = np.int64(r[3])
+    parts = _threads.workers() if len(ca) >= _threads.PARALLEL_FROM else 1
+    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
+    cuts = np.unique(np.concatenate(([0], cuts, [n_classes]))).astype(np.int64)
+    map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], ca, cb, min_key, min_sum, weight,
+                                        start, neighbour, hit_key, hit_sum, hit_weight),
+                range(len(cuts) - 1))
     return start, neighbour, hit_key, hit_sum, hit_weight
+
+
+@njit(nogil=True, cache=True)
+def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, start, neighbour, hit_key, hit_sum,
+                  hit_weight):
+    """The lists of classes c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those
+    touching these classes are dealt to them as one 32-byte record (one cache line
+    touched per edge), then each list is sorted where it lies."""
+    base = start[c0]
+    fill = start[c0:c1] - base
+    records = np.empty((start[c1] - base, 4), np.float64)  # hit_sum, hit_key, neighbour, weight
+    for p in range(ca.shape[0]):
+        a, b = ca[p], cb[p]
+        for c, d in ((a, b), (b, a)):
+            if c0 <= c < c1:
+                x = fill[c - c0]
+                records[x, 0] = min_sum[p]
+                records[x, 1] = min_key[p]
+                records[x, 2] = d  # class numbers and weights stay exact below 2**53
+                records[x, 3] = weight[p]
+                fill[c - c0] = x + 1
+    longest = 0
+    for c in range(c0, c1):
+        longest = max(longest, start[c + 1] - start[c])
+    n_buckets = TOLERANCE_STEPS.shape[0] + 1
+    at = np.empty(n_buckets + 1, np.int64)
+    bucket = np.empty(longest, np.int64)
+    placed = np.empty(longest, np.int64)
+    for c in range(c0, c1):
+        lo = start[c] - base
+        k = start[c + 1] - start[c]
+        # a counting sort on the step at or above each hit_sum: stable, and no
+        # comparisons (a comparison sort took 50-80 ns an edge, most of the build)
+        at[:] = 0
+        for i in range(k):
+            b = step_at_or_above(records[lo + i, 0])
+            bucket[i] = b
+            at[b + 1] += 1
+        for b in range(n_buckets):
+            at[b + 1] += at[b]
+        for i in range(k):
+            placed[at[bucket[i]]] = lo + i
+            at[bucket[i]] += 1
+        for i in range(k):
+            r = placed[i]
+            q = base + lo + i
+            hit_sum[q] = records[r, 0]
+            hit_key[q] = records[r, 1]
+            neighbour[q] = np.int64(records[r, 2])
+            hit_weight[q] = np.int64(records[r, 3])
+    return 0
 
 
 @njit(nogil=True, cache=True)
@@ -352,7 +415,9 @@ def _weight_within(starts, hit_key, hit_sum, weight, key_tol, sum_tol):
     for c in range(starts.shape[0] - 1):
         for i in range(starts[c], starts[c + 1]):
             if hit_sum[i] > sum_tol:
-                break  # neighbours are sorted by sum-table tolerance
+                if _beyond_all_later(hit_sum[i], sum_tol):
+                    break
+                continue
             if hit_key[i] <= key_tol:
                 total += weight[i]
     return total
@@ -370,7 +435,9 @@ def _greedy_groups(starts, neighbours, hit_key, hit_sum, key_tol, sum_tol, class
         near = 0
         for i in range(starts[c], starts[c + 1]):
             if hit_sum[i] > sum_tol:
-                break  # neighbours are sorted by sum-table tolerance
+                if _beyond_all_later(hit_sum[i], sum_tol):
+                    break
+                continue
             d = neighbours[i]
             if hit_key[i] <= key_tol and not claimed[d]:
                 claimed[d] = True
