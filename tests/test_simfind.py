@@ -387,5 +387,10 @@ def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
         assert space.extensions == tuple(sorted(set(as_text)))
         assert [space.extensions[i] for i in space.ext_ids] == as_text
         assert space.keys.tolist() == compute_keys(tables, SKEW, as_text).tolist()
+    # equal to a plain string (same hash) but not the same str(): numbered apart
+    for mixed in (["txt", Shouting("txt")], ["txt", Kind("txt")]):
+        space = SearchSpace.build(sizes[:2], tables[:2], extensions=mixed)
+        assert space.extensions == tuple(sorted({str(e) for e in mixed}))
+        assert len(set(space.ext_ids.tolist())) == 2
     with pytest.raises(ValueError):
         SearchSpace.build(sizes, tables, extensions=names[:-1])

@@ -102,7 +102,7 @@ def test_pairs_on_a_tolerance_boundary_agree_with_the_search(size, step, nudge, 
     assert stats.counts(tol).groups == expected
 
 
-near_steps = st.sampled_from(range(100)).map(lambda i: float(TOLERANCE_STEPS[i % len(TOLERANCE_STEPS)]))
+near_steps = st.integers(0, len(TOLERANCE_STEPS) - 1).map(lambda i: float(TOLERANCE_STEPS[i]))
 
 
 @settings(max_examples=500, deadline=None)
@@ -149,3 +149,19 @@ def test_a_slider_between_steps_sees_every_hit_of_its_step():
     assert groups[0] == groups[2] >= 0 and groups[1] == -1
     assert stats.counts(Tolerances(1.0, 4.5)).sum_hits == 2
     assert stats.counts(Tolerances(1.0, 4.4)).sum_hits == 0
+
+
+def test_tolerances_above_the_top_step_are_exact():
+    # the fingerprint methods' differences reach 60 %, above the slider's top step
+    tables = np.arange(64, dtype=np.int64).reshape(4, 16) * 7
+    space = SearchSpace.build(tables.sum(axis=1), tables)
+    pairs = np.array([[0, 1], [0, 2], [0, 3]])
+    found = np.array([35.0, 12.0, 20.0])
+    stats = ToleranceStats.from_pairs(space, pairs, np.zeros(3), found, max_key=10.0,
+                                      max_sum=60.0)
+    for tolerance in (11.0, 12.0, 19.99, 25.0, 35.0, 60.0):
+        at = Tolerances(1.0, tolerance)
+        assert stats.counts(at).sum_hits == int((found <= tolerance).sum())
+        groups = stats.assign(at).group_of_class[space.classes.of_file]
+        assert [bool(groups[f] >= 0 and groups[f] == groups[0]) for f in (1, 2, 3)] == \
+            (found <= tolerance).tolist()

@@ -833,14 +833,11 @@ def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.n
     """The distinct extensions, sorted, and each file's number among them.  (Mapped
     by the dict's own lookup, not a Python loop: a million files take 0.1 s, not 0.5.)"""
     extensions = extensions if isinstance(extensions, (list, tuple)) else list(extensions)
-    try:
-        present = set(extensions)
-    except TypeError:  # an unhashable item: its str() is what counts
-        present = None
-    # only plain strings are their own str(); a str subclass (an Enum, say) may not be
-    if present is None or not all(type(e) is str or type(e) is np.str_ for e in present):
+    # only plain strings are their own str(); a str subclass (an Enum, say) may not be,
+    # and may equal a plain string that the set below would merge it into
+    if not set(map(type, extensions)) <= {str, np.str_}:
         extensions = [str(e) for e in extensions]
-        present = set(extensions)
+    present = set(extensions)
     distinct = tuple(sorted(str(e) for e in present))
     number = {e: i for i, e in enumerate(distinct)}
     return distinct, np.fromiter(map(number.__getitem__, extensions), np.int64, len(extensions))

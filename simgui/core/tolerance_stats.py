@@ -65,10 +65,11 @@ def step_at_or_above(value):
 
 @njit(nogil=True, cache=True, inline="always")
 def _beyond_all_later(value, tolerance):
-    """Whether a list sorted by step (see :func:`_adjacency`) misses ``tolerance`` from
-    ``value`` on: every value from here lies above the step below ``value``'s."""
+    """Whether a list sorted as :func:`_adjacency` sorts it misses ``tolerance`` from
+    ``value`` (itself above ``tolerance``) on: every later value lies above the step
+    below ``value``'s, or, above the top step, at or above ``value``."""
     j = step_at_or_above(value)
-    return j > 0 and TOLERANCE_STEPS[j - 1] >= tolerance
+    return j == TOLERANCE_STEPS.shape[0] or (j > 0 and TOLERANCE_STEPS[j - 1] >= tolerance)
 
 
 @dataclass(frozen=True)
@@ -335,8 +336,9 @@ def _histogram(min_key, min_sum, weight, sum_steps):
 
 def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
     """Pairs as adjacency lists of classes, both directions, each list sorted by the
-    slider step at or above the sum-table tolerance (the selective test): a pass
-    over a list stops at the first step beyond the slider.
+    slider step at or above the sum-table tolerance (the selective test), and
+    above the top step by the tolerance itself: a pass over a list stops at the
+    first step beyond the slider.
 
     Returns (start, neighbour, hit_key, hit_sum, hit_weight); class c's list is
     start[c] .. start[c + 1].  Each worker thread takes a range of classes with
@@ -396,9 +398,15 @@ def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, start, neighbour, hi
             at[b + 1] += 1
         for b in range(n_buckets):
             at[b + 1] += at[b]
+        above = at[n_buckets - 1]  # where the values above the top step begin
         for i in range(k):
             placed[at[bucket[i]]] = lo + i
             at[bucket[i]] += 1
+        if k - above > 1:
+            # above the top step (the fingerprint methods' differences reach 60 %)
+            # no step bounds a value: these few are sorted by value itself
+            by = np.argsort(records[placed[above:k], 0], kind="mergesort")
+            placed[above:k] = placed[above:k][by]
         for i in range(k):
             r = placed[i]
             q = base + lo + i
