@@ -394,3 +394,54 @@ def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
         assert len(set(space.ext_ids.tolist())) == 2
     with pytest.raises(ValueError):
         SearchSpace.build(sizes, tables, extensions=names[:-1])
+
+
+@pytest.mark.parametrize("whole_up_to", [0, 8, 10**9])
+def test_key_windows_and_whole_cell_scans_each_equal_all_pairs(monkeypatch, whole_up_to):
+    # A neighbour cell is scanned in a key window (from where the previous file's
+    # started, in blocks) or whole, by its size: force each way, and a mix.
+    import simgui.core.simfind as simfind
+
+    monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
+    sizes, tables = clustered(2500, 1)  # crowded cells, windows over many blocks
+    check(sizes, tables, 1.0, 1.0)
+    check(sizes, tables, 0.05, 3.2)
+    rng = np.random.default_rng(8)
+    sizes = np.full(700, 50_000, np.int64) + rng.integers(0, 3, 700)
+    tables = np.tile(np.array([1000, 800, 700, 600] + [1500] * 12), (700, 1))
+    tables[:, :4] += rng.integers(-40, 40, (700, 4)) * (rng.random((700, 1)) < 0.5)
+    tables[:, 4:] += rng.integers(-400, 400, (700, 12))  # runs of equal keys across blocks
+    check(sizes, tables, 1.0, 1.0)
+    sizes, tables = clustered(1500, 9, types=2, spread=0.01, size_sd=0.3)
+    exts = list(rng.choice(["htm", "html", "txt"], len(sizes)))
+    check(sizes, tables, 2.0, 1.0, exts=exts)
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections(), st.sampled_from([0.0, 1.0, 10.0]), st.sampled_from([0.0, 1.0, 10.0]))
+def test_key_windows_alone_equal_all_pairs_reference(data, key_tol, sum_tol):
+    import simgui.core.simfind as simfind
+
+    sizes, tables, exts = data
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simfind, "_SCAN_WHOLE_UP_TO", 0)
+        got = find_pairs(sizes, tables, key_tolerance=key_tol, sum_tolerance=sum_tol,
+                         extensions=exts)
+    keys = compute_keys(tables, SKEW, exts)
+    assert [tuple(p) for p in got.tolist()] == reference_pairs(sizes, tables, key_tol, sum_tol,
+                                                              keys, 1.5, exts)
+
+
+@pytest.mark.parametrize("whole_up_to", [0, 64])
+def test_a_window_start_serves_every_later_file_of_the_cell(monkeypatch, whole_up_to):
+    # x2 follows x1 in key order but, being larger, reaches further back into the next
+    # size band: a window start advanced for x1 alone would skip x2's partner y.
+    import simgui.core.simfind as simfind
+
+    monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
+    first_tag = KeyScheme("first tag", (1.0,) + (0.0,) * 15)
+    sizes = np.array([12_000, 16_500, 24_000], np.int64)
+    tables = np.full((3, 16), 500, np.int64)
+    tables[:, 0] = [5000, 5100, 3000]
+    got = check(sizes, tables, 10.0, 11.0, scheme=first_tag)
+    assert [1, 2] in got.tolist()

@@ -294,7 +294,8 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
 # * Each cell is joined with its neighbours (forward only within a band, so each
 #   pair is looked at once) by merging on key: a file looks only at the
 #   neighbours' files within its key reach, and only at neighbour cells within
-#   its own W.
+#   its own W.  A small neighbour cell is looked at whole instead: the test runs
+#   on vector lanes, so a few dozen files cost less than finding the window.
 # * A candidate passes a one-word filter first: 8 orthogonal projections with
 #   weights +1 and -1 (_PROJECTIONS), quantised into the bytes of a word and
 #   compared byte-wise; each differs by at most the L1 distance for a similar
@@ -308,6 +309,13 @@ _LANES = np.uint64(0x0101010101010101)
 _CELL_SCALE = 1.0
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
+#: Neighbour cells of at most this many files are scanned whole rather than in a
+#: key window (the scan runs on vector lanes at a quarter of a nanosecond a file:
+#: cheaper than finding the window).
+_SCAN_WHOLE_UP_TO = 64
+#: A key window is scanned in blocks of this many files; arrays in search order
+#: carry this many files of padding, so a block never reads past their end.
+_BLOCK = 16
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -404,7 +412,9 @@ def _signature(proj, shift, minus):
 @njit(nogil=True, cache=True)
 def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
     """Sort each of cells c0 .. c1-1 by key: ``order`` (representatives in search order)
-    in place, their keys into ``key`` and each one's place into ``position``."""
+    in place, their keys into ``key`` and each one's place into ``position``.  (Even the
+    cells scanned whole: a file's key window in a neighbour cell starts where the
+    previous file's did, which needs the files in key order.)"""
     for c in range(c0, c1):
         p0 = cell_start[c]
         p1 = cell_start[c + 1]
@@ -513,14 +523,77 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, o
     return out, found
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _passes(y, top, bottom, query, limit_word, pass_all, key, sig):
+    """Candidate y is within the key window and passes the one-word filter."""
+    k = key[y]
+    return (k <= top) & (k >= bottom) & (pass_all | _near(sig[y], query, limit_word))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _scan_whole(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
+    """Files y0 .. end-1 (in any order) that pass, appended to ``ys[n_p:]``; the new
+    count.  A first pass only counts them: it has no branches, so it runs on vector
+    lanes (unsigned indices: numba checks signed ones for wrapping), and a second
+    pass collects them only when there are any (a few candidates in a hundred)."""
+    hits = 0
+    for y in range(np.uint64(y0), np.uint64(end)):
+        hits += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+    if hits:
+        for y in range(np.uint64(y0), np.uint64(end)):
+            ys[n_p] = np.int64(y)
+            n_p += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+    return n_p
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
+    """Like :func:`_scan_whole` over files y0 .. end-1 sorted by key, up to the first
+    key above ``top``: in blocks of _BLOCK files, each scanned whole (the arrays are
+    padded, so the last block may run past ``end``).  Returns the count and how many
+    files were looked at."""
+    block = np.uint64(_BLOCK)
+    y = np.uint64(y0)
+    stop = np.uint64(end)
+    looked = 0
+    while y < stop:
+        hits = 0
+        for b in range(y, y + block):
+            hits += (b < stop) & _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
+        if hits:
+            for b in range(y, min(y + block, stop)):
+                ys[n_p] = np.int64(b)
+                n_p += _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
+        looked += _BLOCK
+        if y + block >= stop or key[y + block - np.uint64(1)] > top:
+            break
+        y += block
+    return n_p, looked
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _first_at_least(y, end, value, key):
+    """The first of files y .. end-1 (sorted by key) whose key is at least ``value``
+    (``end`` if none), for a y usually a few files before it: the last steps are
+    taken without branches, which the processor would mispredict."""
+    while y + 16 <= end and key[y + 15] < value:
+        y += 16
+    y += 8 * ((y + 8 <= end) & (key[y + 7] < value))
+    y += 4 * ((y + 4 <= end) & (key[y + 3] < value))
+    y += 2 * ((y + 2 <= end) & (key[y + 1] < value))
+    y += (y + 1 <= end) & (key[y] < value)
+    return y
+
+
 @njit(nogil=True, cache=True)
-def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
+def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-               ext_sf, tab, size_factor, ends, ys, counts):
-    """Candidates y of files x0 .. x1-1 of a cell (which ends at hi) that pass the one-word
+               ext_sf, tab, size_factor, whole_up_to, ends, ys, counts):
+    """Candidates y of files x0 .. x1-1 of a cell (files lo .. hi-1) that pass the one-word
     filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
     then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
-    key window was, for the previous file).  ``ys`` has room for all."""
+    key window was, for the previous file).  Cells of at most ``whole_up_to`` files are
+    scanned whole, larger ones in a key window.  ``ys`` has room for all."""
     slots = s_band.shape[0]
     s_top = np.empty(slots, np.float64)
     s_bottom = np.empty(slots, np.float64)
@@ -561,52 +634,36 @@ def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col
             if not pass_all[k]:
                 query[k] = _signature(proj, band_sig_shift[bb], d)
                 limit_word[k] = np.uint64(127 - 2 * d) * _LANES
-        # the rest of the own cell
-        top = s_top[0]
-        q0 = query[0]
-        l0 = limit_word[0]
-        a0 = pass_all[0]
-        # (unsigned indices: no checks for negative ones in the hottest loops)
-        yu = np.uint64(x + 1)
-        hiu = np.uint64(hi)
-        nu = np.uint64(n_p)
-        while yu < hiu:
-            if key[yu] > top:
-                break
-            ys[nu] = np.int64(yu)
-            nu += np.uint64(a0 | _near(sig[yu], q0, l0))
-            yu += np.uint64(1)
-        n_p = np.int64(nu)
-        examined += np.int64(yu) - x - 1
+        # the rest of the own cell (sorted by key: its window starts at x)
+        if hi - lo > whole_up_to:
+            n_p, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0], limit_word[0],
+                                       pass_all[0], key, sig, ys, n_p)
+            examined += looked
+        else:
+            n_p = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0], limit_word[0],
+                              pass_all[0], key, sig, ys, n_p)
+            examined += hi - x - 1
         # the neighbour cells
         for t_i in range(n_t):
             k = t_slot[t_i]
             y = ptr[t_i]
             end = t_hi[t_i]
-            floor_key = kx - s_floor[k] - (abs(kx) + s_floor[k]) * 2e-15
-            while y < end and key[y] < floor_key:
-                y += 1
-            ptr[t_i] = y
+            window = end - y > whole_up_to
+            if window:
+                floor_key = kx - s_floor[k] - (abs(kx) + s_floor[k]) * 2e-15
+                y = _first_at_least(y, end, floor_key, key)
+                ptr[t_i] = y
             if ((t_row[t_i] < s_rlo[k]) | (t_row[t_i] > s_rhi[k]) | (t_col[t_i] < s_clo[k])
                     | (t_col[t_i] > s_chi[k])):
                 continue
-            top = s_top[k]
-            bottom = s_bottom[k]
-            qk = query[k]
-            lk = limit_word[k]
-            ak = pass_all[k]
-            yu = np.uint64(y)
-            endu = np.uint64(end)
-            nu = np.uint64(n_p)
-            while yu < endu:
-                ky = key[yu]
-                if ky > top:
-                    break
-                ys[nu] = np.int64(yu)
-                nu += np.uint64((ky >= bottom) & (ak | _near(sig[yu], qk, lk)))
-                yu += np.uint64(1)
-            n_p = np.int64(nu)
-            examined += np.int64(yu) - y
+            if window:
+                n_p, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
+                                           limit_word[k], pass_all[k], key, sig, ys, n_p)
+                examined += looked
+            else:
+                n_p = _scan_whole(y, end, s_top[k], s_bottom[k], query[k], limit_word[k],
+                                  pass_all[k], key, sig, ys, n_p)
+                examined += end - y
         ends[x - x0] = n_p
     counts[0] += examined
     counts[1] += n_p
@@ -617,7 +674,7 @@ def _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col
 def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
                  band_cell_shift, band_sig_shift, band_row_min, band_col_min, band_rows, band_cols,
                  band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, ext_kf,
-                 ext_sf, orig, tab, size_factor):
+                 ext_sf, orig, tab, size_factor, whole_up_to):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
     candidates looked at, ``counts[1]`` those that passed the one-word filter.  Per cell:
@@ -726,9 +783,9 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             x1 = min(hi, x0 + max(1, ys.shape[0] // max(neighbours, 1)))
             if x1 - x0 > ends.shape[0]:
                 ends = np.empty(2 * (x1 - x0), np.int64)
-            _scan_cell(x0, x1, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
+            _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                        band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-                       ext_sf, tab, size_factor, ends, ys, counts)
+                       ext_sf, tab, size_factor, whole_up_to, ends, ys, counts)
             out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf,
                                  tab, orig, size_factor)
             x0 = x1
@@ -794,8 +851,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
     cell_start = np.append(first, m).astype(np.int64)
     n_cells = len(cell_code)
     cell_band = cell_code >> band_shift
-    key = np.empty(m, np.float64)
-    sig = np.empty(m, np.uint64)
+    key = np.full(m + _BLOCK, np.inf)  # padded: see _scan_window
+    sig = np.zeros(m + _BLOCK, np.uint64)
     size = np.empty(m, np.int64)
     ext = np.empty(m, np.int64)
     orig = np.empty(m, np.int64)
@@ -812,7 +869,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
     band_cell_hi = np.searchsorted(cell_band, np.arange(n_bands), side="right").astype(np.int64)
     args = (cell_start, cell_code, band_cell_lo, band_cell_hi, cell_shift, sig_shift, row_min,
             col_min, rows, cols, min_size, max_size, np.int64(band_shift), np.int64(col_bits), key,
-            sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor))
+            sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor),
+            np.int64(_SCAN_WHOLE_UP_TO))
 
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
