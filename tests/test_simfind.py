@@ -432,16 +432,30 @@ def test_key_windows_alone_equal_all_pairs_reference(data, key_tol, sum_tol):
                                                               keys, 1.5, exts)
 
 
-@pytest.mark.parametrize("whole_up_to", [0, 64])
-def test_a_window_start_serves_every_later_file_of_the_cell(monkeypatch, whole_up_to):
+def test_a_window_start_serves_every_later_file_of_the_cell(monkeypatch):
     # x2 follows x1 in key order but, being larger, reaches further back into the next
-    # size band: a window start advanced for x1 alone would skip x2's partner y.
+    # size band: a window start advanced for x1 alone would skip x2's partner y.  (Three
+    # files make cells scanned whole, so key windows are forced.)
     import simgui.core.simfind as simfind
 
-    monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
+    monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", 0)
     first_tag = KeyScheme("first tag", (1.0,) + (0.0,) * 15)
     sizes = np.array([12_000, 16_500, 24_000], np.int64)
     tables = np.full((3, 16), 500, np.int64)
     tables[:, 0] = [5000, 5100, 3000]
     got = check(sizes, tables, 10.0, 11.0, scheme=first_tag)
     assert [1, 2] in got.tolist()
+
+
+@pytest.mark.parametrize("whole_up_to", [0, 64, 10**9])
+def test_work_counts_bound_each_other(monkeypatch, whole_up_to):
+    # every pair found was a candidate that passed the filter; every candidate was looked at
+    import simgui.core.simfind as simfind
+
+    monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
+    sizes, tables = clustered(2500, 1)
+    pairs, work = SearchSpace.build(sizes, tables)._class_pairs_counted(Tolerances(1.0, 1.0))
+    assert 0 < len(pairs) == work["pairs"] <= work["filtered"] <= work["examined"]
+    assert work["examined"] <= work["looked_at"]
+    if whole_up_to == 10**9:  # every neighbour cell whole: more looked at than in the windows
+        assert work["examined"] < work["looked_at"]

@@ -23,7 +23,7 @@ a candidate:
 * files are put in size bands, and within a band in the cells of a grid over
   those two projections, each cell sorted by key; a file's partners are in the
   neighbouring cells (of its band and the next bands up) within its reach, and
-  within those cells in a window of keys.
+  within those cells in a window of keys (a small cell is simply read whole).
 
 Each candidate then passes a one-word filter (eight more such projections,
 quantised, compared byte-wise in one 64-bit word) and finally the test above,
@@ -294,8 +294,9 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
 # * Each cell is joined with its neighbours (forward only within a band, so each
 #   pair is looked at once) by merging on key: a file looks only at the
 #   neighbours' files within its key reach, and only at neighbour cells within
-#   its own W.  A small neighbour cell is looked at whole instead: the test runs
-#   on vector lanes, so a few dozen files cost less than finding the window.
+#   its own W.  A small cell (or what is left of one past the window start) is
+#   looked at whole instead: the test runs on vector lanes, so a few dozen files
+#   cost less than finding the window.
 # * A candidate passes a one-word filter first: 8 orthogonal projections with
 #   weights +1 and -1 (_PROJECTIONS), quantised into the bytes of a word and
 #   compared byte-wise; each differs by at most the L1 distance for a similar
@@ -309,12 +310,14 @@ _LANES = np.uint64(0x0101010101010101)
 _CELL_SCALE = 1.0
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
-#: Neighbour cells of at most this many files are scanned whole rather than in a
-#: key window (the scan runs on vector lanes at a quarter of a nanosecond a file:
-#: cheaper than finding the window).
+#: A file's own cell, when it holds at most this many files, and a neighbour cell,
+#: when at most this many are left from where the previous file's key window
+#: started, are scanned whole rather than in a key window (the scan runs on vector
+#: lanes at a quarter of a nanosecond a file: cheaper than finding the window).
 _SCAN_WHOLE_UP_TO = 64
-#: A key window is scanned in blocks of this many files; arrays in search order
-#: carry this many files of padding, so a block never reads past their end.
+#: A key window is scanned in blocks of this many files.  The search-order ``key``
+#: and ``sig`` arrays carry this many files of padding, so a block (or a step of
+#: _first_at_least, up to 7 files past its end) never reads past them.
 _BLOCK = 16
 
 
@@ -531,35 +534,46 @@ def _passes(y, top, bottom, query, limit_word, pass_all, key, sig):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _inside(y, top, bottom, key):
+    """Candidate y is within the key window (counted: the density of candidates)."""
+    return (key[y] <= top) & (key[y] >= bottom)
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _scan_whole(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
-    """Files y0 .. end-1 (in any order) that pass, appended to ``ys[n_p:]``; the new
-    count.  A first pass only counts them: it has no branches, so it runs on vector
-    lanes (unsigned indices: numba checks signed ones for wrapping), and a second
-    pass collects them only when there are any (a few candidates in a hundred)."""
+    """Files y0 .. end-1 (in any order) that pass, appended to ``ys[n_p:]``: the new
+    count, and how many were within the key window.  A first pass only counts them:
+    it has no branches, so it runs on vector lanes (unsigned indices: numba checks
+    signed ones for wrapping), and a second pass collects them only when there are
+    any (a few candidates in a hundred)."""
     hits = 0
+    inside = 0
     for y in range(np.uint64(y0), np.uint64(end)):
         hits += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+        inside += _inside(y, top, bottom, key)
     if hits:
         for y in range(np.uint64(y0), np.uint64(end)):
             ys[n_p] = np.int64(y)
             n_p += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
-    return n_p
+    return n_p, inside
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
     """Like :func:`_scan_whole` over files y0 .. end-1 sorted by key, up to the first
     key above ``top``: in blocks of _BLOCK files, each scanned whole (the arrays are
-    padded, so the last block may run past ``end``).  Returns the count and how many
-    files were looked at."""
+    padded, so the last block may run past ``end``).  Returns the count, how many were
+    within the key window and how many files were looked at."""
     block = np.uint64(_BLOCK)
     y = np.uint64(y0)
     stop = np.uint64(end)
     looked = 0
+    inside = 0
     while y < stop:
         hits = 0
         for b in range(y, y + block):
             hits += (b < stop) & _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
+            inside += (b < stop) & _inside(b, top, bottom, key)
         if hits:
             for b in range(y, min(y + block, stop)):
                 ys[n_p] = np.int64(b)
@@ -568,14 +582,15 @@ def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys
         if y + block >= stop or key[y + block - np.uint64(1)] > top:
             break
         y += block
-    return n_p, looked
+    return n_p, inside, looked
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _first_at_least(y, end, value, key):
     """The first of files y .. end-1 (sorted by key) whose key is at least ``value``
     (``end`` if none), for a y usually a few files before it: the last steps are
-    taken without branches, which the processor would mispredict."""
+    taken without branches, which the processor would mispredict.  Reads up to 7
+    files past ``end`` (the padding, or the next cell), whose keys do not count."""
     while y + 16 <= end and key[y + 15] < value:
         y += 16
     y += 8 * ((y + 8 <= end) & (key[y + 7] < value))
@@ -592,8 +607,10 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     """Candidates y of files x0 .. x1-1 of a cell (files lo .. hi-1) that pass the one-word
     filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
     then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
-    key window was, for the previous file).  Cells of at most ``whole_up_to`` files are
-    scanned whole, larger ones in a key window.  ``ys`` has room for all."""
+    key window was, for the previous file).  The own cell, if it holds at most
+    ``whole_up_to`` files, and a neighbour cell, if at most that many are left from
+    its window start, are scanned whole; the others in a key window.  ``ys`` has
+    room for all."""
     slots = s_band.shape[0]
     s_top = np.empty(slots, np.float64)
     s_bottom = np.empty(slots, np.float64)
@@ -606,6 +623,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     pass_all = np.empty(slots, np.bool_)
     proj = np.empty(8, np.int64)
     examined = 0
+    scanned = 0
     n_p = 0
     for x in range(x0, x1):
         kx = key[x]
@@ -636,13 +654,14 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
                 limit_word[k] = np.uint64(127 - 2 * d) * _LANES
         # the rest of the own cell (sorted by key: its window starts at x)
         if hi - lo > whole_up_to:
-            n_p, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0], limit_word[0],
-                                       pass_all[0], key, sig, ys, n_p)
-            examined += looked
+            n_p, inside, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0],
+                                               limit_word[0], pass_all[0], key, sig, ys, n_p)
         else:
-            n_p = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0], limit_word[0],
-                              pass_all[0], key, sig, ys, n_p)
-            examined += hi - x - 1
+            n_p, inside = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0],
+                                      limit_word[0], pass_all[0], key, sig, ys, n_p)
+            looked = hi - x - 1
+        examined += inside
+        scanned += looked
         # the neighbour cells
         for t_i in range(n_t):
             k = t_slot[t_i]
@@ -657,16 +676,18 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
                     | (t_col[t_i] > s_chi[k])):
                 continue
             if window:
-                n_p, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
-                                           limit_word[k], pass_all[k], key, sig, ys, n_p)
-                examined += looked
+                n_p, inside, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
+                                                   limit_word[k], pass_all[k], key, sig, ys, n_p)
             else:
-                n_p = _scan_whole(y, end, s_top[k], s_bottom[k], query[k], limit_word[k],
-                                  pass_all[k], key, sig, ys, n_p)
-                examined += end - y
+                n_p, inside = _scan_whole(y, end, s_top[k], s_bottom[k], query[k],
+                                          limit_word[k], pass_all[k], key, sig, ys, n_p)
+                looked = end - y
+            examined += inside
+            scanned += looked
         ends[x - x0] = n_p
     counts[0] += examined
     counts[1] += n_p
+    counts[2] += scanned
     return n_p
 
 
@@ -677,13 +698,13 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                  ext_sf, orig, tab, size_factor, whole_up_to):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
-    candidates looked at, ``counts[1]`` those that passed the one-word filter.  Per cell:
+    candidates (within a file's key window in its neighbour cells), ``counts[1]`` those
+    that passed the one-word filter, ``counts[2]`` the files the scans looked at.  Per cell:
     find the neighbour cells, collect the candidates passing the one-word filter, then
     test those exactly.
     """
     found = 0
-    counts[0] = 0
-    counts[1] = 0
+    counts[:] = 0
     n_bands = band_cell_shift.shape[0]
     col_mask = (np.int64(1) << col_bits) - 1
     row_mask = (np.int64(1) << (band_shift - col_bits)) - 1
@@ -875,16 +896,16 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
         out = np.empty((2 * int(cell_start[c1] - cell_start[c0]) + 64, 2), np.int64)
-        counts = np.zeros(2, np.int64)
+        counts = np.zeros(3, np.int64)
         out, found = _sweep_cells(c0, c1, out, counts, *args)
         return out[:found], counts
 
     parts = _map(run, range(len(cuts) - 1))
     pairs = (np.concatenate([p for p, _ in parts]) if len(parts) > 1
              else parts[0][0] if parts else np.zeros((0, 2), np.int64))
-    counts = sum((c for _, c in parts), np.zeros(2, np.int64))
+    counts = sum((c for _, c in parts), np.zeros(3, np.int64))
     return pairs, {"files": m, "cells": n_cells, "examined": int(counts[0]),
-                   "filtered": int(counts[1]), "pairs": len(pairs)}
+                   "filtered": int(counts[1]), "looked_at": int(counts[2]), "pairs": len(pairs)}
 
 
 def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray]:
@@ -977,7 +998,8 @@ class SearchSpace:
                              ) -> tuple[np.ndarray, dict]:
         """:meth:`class_pairs` and counts of the work (for benchmarks): ``examined``
         candidates (within a file's key reach in its neighbour cells), ``filtered``
-        (those passing the one-word filter, tested exactly), ``cells``, ``files``."""
+        (those passing the one-word filter, tested exactly), ``looked_at`` (files the
+        scans read: small cells whole, key windows in blocks), ``cells``, ``files``."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
         first = self.classes.first
         reps = np.zeros(len(self.sizes), bool)
@@ -985,7 +1007,7 @@ class SearchSpace:
         reps = np.flatnonzero(reps)
         if len(reps) < 2:
             return np.zeros((0, 2), np.int64), {"files": len(reps), "cells": 0, "examined": 0,
-                                                 "filtered": 0, "pairs": 0}
+                                                 "filtered": 0, "looked_at": 0, "pairs": 0}
         return _similar_pairs(reps, self.sizes, self.tables,
                               np.ascontiguousarray(self.keys, dtype=np.float64),
                               np.ascontiguousarray(self.ext_ids, dtype=np.int64), key_frac,
