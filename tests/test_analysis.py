@@ -32,9 +32,10 @@ def collection(seed: int, n: int) -> StoredFiles:
 
 def reference_groups(files: StoredFiles, tol: Tolerances, references=(),
                      overrides=None) -> list[list[str]]:
-    """The grouping rule, spelled out: classes of identical files (the lowest
-    index stands for the class in the search), best files first, an unclaimed
-    class claims every unclaimed class similar to it.  ``overrides``: extension ->
+    """The grouping rule, spelled out: classes of identical files (the lowest index
+    of each extension in a class stands for the class in the search: copies match in
+    each of their extensions), best files first, an unclaimed class claims every
+    unclaimed class similar to it.  ``overrides``: extension ->
     the tolerances its files are compared at instead of ``tol``."""
     n = len(files)
     klass = {}
@@ -44,7 +45,7 @@ def reference_groups(files: StoredFiles, tol: Tolerances, references=(),
         of_file.append(klass.setdefault(k, len(klass)))
     reps = {}
     for i in range(n):
-        reps.setdefault(of_file[i], i)
+        reps.setdefault((of_file[i], files.extensions[i]), i)
     keys = compute_keys(files.tables, SKEW, files.extensions)
     rep_list = sorted(reps.values())
     rep_ext = [files.extensions[i] for i in rep_list]
@@ -55,7 +56,7 @@ def reference_groups(files: StoredFiles, tol: Tolerances, references=(),
                                 keys[rep_list], extensions=rep_ext)
         pairs += [(a, b) for a, b in found
                   if (rep_ext[a] == ext if ext else rep_ext[a] not in overrides)]
-    near = {c: set() for c in reps}
+    near = {c: set() for c in set(of_file)}
     for a, b in pairs:
         ca, cb = of_file[rep_list[a]], of_file[rep_list[b]]
         near[ca].add(cb)
@@ -232,3 +233,23 @@ def test_reference_rule_chooses_each_groups_reference():
             assert key[ref] == min(key[f] for f in copies)
     with pytest.raises(ValueError):
         Analysis.build(files, SearchSettings(reference_rule="random"))
+
+
+def test_copies_matching_in_an_overridden_extension_match_at_any_slider():
+    # classes {a.ps, a.txt} and {b.ps, b.txt} match in both extensions; in txt by its
+    # own fixed tolerances, so they are one group even with the sliders at 0 (the
+    # search meets the ps match first: its extension's keys are lower)
+    t = np.arange(16) * 50 + 300
+    u = t + np.array([3] + [0] * 15)
+    for order in (["txt", "ps"], ["ps", "txt"]):
+        exts = order + order
+        files = StoredFiles(ids=np.arange(4), paths=[f"/{c}.{e}" for c, e in zip("aabb", exts)],
+                            sizes=np.full(4, 5000, np.int64), mtimes_ns=np.arange(4),
+                            devices=np.ones(4, np.int64), inodes=np.arange(4),
+                            tables=np.array([t, t, u, u], np.int64),
+                            hashes=[b"a" * 16, b"a" * 16, b"b" * 16, b"b" * 16], extensions=exts)
+        analysis = Analysis.build(files, SearchSettings(overrides=(("txt", 5.0, 5.0),)))
+        for sliders in (Tolerances(0, 0), Tolerances(10, 10)):
+            assert as_lists(analysis.groups(sliders)) == [
+                [f"/a.{order[0]}"] + sorted([f"/a.{order[1]}", "/b.ps", "/b.txt"])]
+        assert analysis.counts(Tolerances(0, 0)).groups == 1

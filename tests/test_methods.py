@@ -367,3 +367,22 @@ def test_banding_finds_nearly_every_pair_at_the_slider_floor():
     sigs, planted = signatures_with_planted_pairs(rng, 600, [0.5] * 300)
     found = {tuple(p) for p in methods.minhash_pairs(sigs, 0.5)[0].tolist()}
     assert len(set(planted) & found) >= 0.97 * len(planted)
+
+
+def test_fingerprint_methods_match_copies_in_each_of_their_extensions():
+    # a.txt and a.bak are copies; b.bak differs from them in one simhash bit, c.txt in
+    # two, d.bak in 32: b and c each find the class through their own extension, once
+    t = np.arange(16) * 50 + 300
+    sizes = np.full(5, 5000, np.int64)
+    exts = ["txt", "bak", "bak", "txt", "bak"]
+    space = SearchSpace.build(sizes, np.tile(t, (5, 1)), extensions=exts,
+                              class_extra=np.array([0, 0, 1, 2, 3]), classes_by_extension=False)
+    simhashes = np.array([0, 0, 1, 3, 0xFFFFFFFF], np.uint64)
+    signatures = np.zeros((5, SLOTS), np.uint32)
+    pairs, difference = methods.class_pairs(space, "simhash", simhashes, signatures, 5.0)
+    of = space.classes.of_file
+    found = {tuple(sorted((int(of[a]), int(of[b])))): d for (a, b), d in zip(pairs.tolist(),
+                                                                            difference)}
+    assert found == {tuple(sorted((int(of[0]), int(of[2])))): methods.bits_to_difference(1),
+                     tuple(sorted((int(of[0]), int(of[3])))): methods.bits_to_difference(2)}
+    assert all(space.ext_ids[a] == space.ext_ids[b] for a, b in pairs)

@@ -459,3 +459,40 @@ def test_work_counts_bound_each_other(monkeypatch, whole_up_to):
     assert work["examined"] <= work["looked_at"]
     if whole_up_to == 10**9:  # every neighbour cell whole: more looked at than in the windows
         assert work["examined"] < work["looked_at"]
+
+
+@pytest.mark.parametrize("first", ["txt", "bak"])
+def test_copies_in_several_extensions_match_in_each_of_them(first):
+    # a.txt and a.bak are copies (one class); b.bak is an edit of them.  Whichever
+    # copy comes first, b.bak must find the class through a.bak's extension.
+    other = {"txt": "bak", "bak": "txt"}[first]
+    t = np.arange(16) * 50 + 300
+    files = stored([f"/a.{first}", f"/a.{other}", "/b.bak", "/c.txt"], [5000] * 4,
+                   [t, t, t + np.array([2] + [0] * 15), t + np.array([0, 3] + [0] * 14)],
+                   [b"h" * 16, b"h" * 16, b"g" * 16, b"k" * 16], exts=[first, other, "bak", "txt"])
+    (group,) = find_groups(files, Tolerances(1, 1))
+    assert sorted(m.path for m in group.files) == ["/a.bak", "/a.txt", "/b.bak", "/c.txt"]
+    space = SearchSpace.build(files.sizes, files.tables, extensions=files.extensions,
+                              class_extra=np.array([0, 0, 1, 2]),  # the content hashes
+                              classes_by_extension=False)
+    assert space.mixed_extensions and len(space.classes.first) == 3
+    pairs = space.class_pairs(Tolerances(1, 1))
+    of = space.classes.of_file
+    # b.bak and c.txt each match the class once, in their own extension; not each other
+    found = sorted(tuple(sorted((of[a], of[b]))) for a, b in pairs)
+    assert found == sorted([tuple(sorted((of[0], of[2]))), tuple(sorted((of[0], of[3])))])
+    assert all(space.ext_ids[a] == space.ext_ids[b] for a, b in pairs)
+
+
+def test_classes_sharing_two_extensions_pair_once():
+    t = np.arange(16) * 50 + 300
+    u = t + np.array([2] + [0] * 15)
+    sizes = np.full(4, 5000, np.int64)
+    tables = np.array([t, t, u, u])
+    exts = ["txt", "bak", "bak", "txt"]
+    space = SearchSpace.build(sizes, tables, extensions=exts, classes_by_extension=False)
+    assert space.search_reps().tolist() == [0, 1, 2, 3]
+    pairs = space.class_pairs(Tolerances(1, 1))
+    assert len(pairs) == 1 and space.ext_ids[pairs[0, 0]] == space.ext_ids[pairs[0, 1]]
+    full = find_pairs(sizes, tables, key_tolerance=1, sum_tolerance=1, extensions=exts)
+    assert full.tolist() == [[0, 3], [1, 2]]  # copies are only classes when asked

@@ -244,8 +244,7 @@ def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarra
     smallest similar size are only ever copies, sizes must be within the size
     factor, and with the extension rule both files have the same extension.
     """
-    first = space.classes.first
-    reps = first[space.sizes[first] >= max(space.min_similar_size, 1)]
+    reps = space.search_reps()
     if method == "simhash":
         bits = min(int(math.floor(max_difference * 64 / 100 + 1e-9)), SIMHASH_MAX_BITS)
         found, difference = simhash_pairs(simhashes[reps], bits)
@@ -259,7 +258,11 @@ def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarra
     keep = np.maximum(a, b) <= space.size_factor * np.minimum(a, b)
     if space.extensions is not None:
         keep &= space.ext_ids[pairs[:, 0]] == space.ext_ids[pairs[:, 1]]
-    return pairs[keep], difference[keep]
+    pairs, difference = pairs[keep], difference[keep]
+    if space.mixed_extensions:  # copies in several extensions: one pair per two classes
+        once = space.one_pair_per_class_pair(np.column_stack((pairs, np.arange(len(pairs)))))
+        pairs, difference = once[:, :2], difference[once[:, 2]]
+    return pairs, difference
 
 
 def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> np.ndarray:

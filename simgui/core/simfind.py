@@ -934,6 +934,8 @@ class SearchSpace:
     classes: Classes
     size_factor: float
     min_similar_size: int
+    #: some class holds copies with different extensions (classes_by_extension=False)
+    mixed_extensions: bool = False
 
     @classmethod
     def build(cls, sizes, tables, *, scheme: KeyScheme = SKEW, extensions: Sequence[str] | None = None,
@@ -942,8 +944,8 @@ class SearchSpace:
               classes_by_extension: bool = True) -> SearchSpace:
         """``class_extra``: more columns that must be equal within a class (content
         hashes make classes sets of identical files); ``classes_by_extension=False``
-        lets one class hold copies with different extensions (its first file's
-        extension then stands for the class in the search)."""
+        lets one class hold copies with different extensions (the search then looks
+        at one file of the class per extension: see :meth:`search_reps`)."""
         sizes = np.ascontiguousarray(sizes, dtype=np.int64)
         tables = np.ascontiguousarray(tables, dtype=np.int64).reshape(-1, 16)
         if len(sizes) != len(tables):
@@ -962,8 +964,49 @@ class SearchSpace:
             distinct = None
         by_ext = extensions is not None and classes_by_extension
         classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
+        mixed = False
+        if extensions is not None and not by_ext and len(sizes):
+            per_class = np.diff(classes.members_start)
+            mixed = bool((ext_ids[classes.members]
+                          != np.repeat(ext_ids[classes.first], per_class)).any())
         return cls(sizes, tables, keys, ext_ids, distinct, classes,
-                   float(size_factor), int(min_similar_size))
+                   float(size_factor), int(min_similar_size), mixed)
+
+    def search_reps(self) -> np.ndarray:
+        """The files a search runs over, ascending: the first file of each class at or
+        above the smallest similar size and, in a class of copies with several
+        extensions, the first file of each of its other extensions too (the
+        extension rule pairs a file with copies of its own extension only)."""
+        first = self.classes.first
+        big = self.sizes[first] >= max(self.min_similar_size, 1)
+        reps = np.zeros(len(self.sizes), bool)
+        reps[first[big]] = True
+        if self.mixed_extensions:
+            c = self.classes
+            class_of = np.repeat(np.arange(len(first)), np.diff(c.members_start))
+            ext = self.ext_ids[c.members]
+            # members run by class, ascending within: a (class, extension) starts where
+            # the pair differs from every earlier member's
+            other = big[class_of] & (ext != self.ext_ids[first][class_of])
+            code = class_of[other] * (int(ext.max()) + 1) + ext[other]
+            _, at = np.unique(code, return_index=True)
+            reps[c.members[other][at]] = True
+        return np.flatnonzero(reps)
+
+    def one_pair_per_class_pair(self, pairs: np.ndarray,
+                                preferred: np.ndarray | None = None) -> np.ndarray:
+        """``pairs`` (of search reps) with at most one pair per pair of classes, the
+        first found (of the ``preferred`` ones, if any): two classes of copies may
+        match in each extension they share."""
+        if not self.mixed_extensions or len(pairs) < 2:
+            return pairs
+        if preferred is not None and preferred.any():
+            pairs = pairs[np.argsort(~preferred, kind="stable")]
+        of = self.classes.of_file
+        ca, cb = of[pairs[:, 0]], of[pairs[:, 1]]
+        code = np.minimum(ca, cb) * len(self.classes.first) + np.maximum(ca, cb)
+        _, at = np.unique(code, return_index=True)
+        return pairs[np.sort(at)]
 
     def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:
         """Extension id -> tolerances, for the overrides naming an extension present."""
@@ -989,8 +1032,9 @@ class SearchSpace:
 
     def class_pairs(self, tolerances: Tolerances,
                     overrides: Mapping[str, Tolerances] | None = None) -> np.ndarray:
-        """Similar pairs of class representatives, (m, 2) int64 with a < b (in no
-        particular order, the same for the same input)."""
+        """Similar pairs of classes, (m, 2) int64 with a < b (in no particular order,
+        the same for the same input), each as two of its :meth:`search_reps` (each
+        class's first file, unless the pair matched in another extension)."""
         return self._class_pairs_counted(tolerances, overrides)[0]
 
     def _class_pairs_counted(self, tolerances: Tolerances,
@@ -1001,17 +1045,18 @@ class SearchSpace:
         (those passing the one-word filter, tested exactly), ``looked_at`` (files the
         scans read: small cells whole, key windows in blocks), ``cells``, ``files``."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
-        first = self.classes.first
-        reps = np.zeros(len(self.sizes), bool)
-        reps[first[self.sizes[first] >= max(self.min_similar_size, 1)]] = True
-        reps = np.flatnonzero(reps)
+        reps = self.search_reps()
         if len(reps) < 2:
             return np.zeros((0, 2), np.int64), {"files": len(reps), "cells": 0, "examined": 0,
                                                  "filtered": 0, "looked_at": 0, "pairs": 0}
-        return _similar_pairs(reps, self.sizes, self.tables,
-                              np.ascontiguousarray(self.keys, dtype=np.float64),
-                              np.ascontiguousarray(self.ext_ids, dtype=np.int64), key_frac,
-                              sum_frac, self.size_factor)
+        pairs, work = _similar_pairs(reps, self.sizes, self.tables,
+                                     np.ascontiguousarray(self.keys, dtype=np.float64),
+                                     np.ascontiguousarray(self.ext_ids, dtype=np.int64),
+                                     key_frac, sum_frac, self.size_factor)
+        # a match in an extension with its own fixed tolerances holds at any slider
+        fixed = list(self.override_ids(overrides))
+        preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
+        return self.one_pair_per_class_pair(pairs, preferred), work
 
 
 @njit(nogil=True, cache=True)
