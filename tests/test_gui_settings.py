@@ -94,3 +94,15 @@ def test_misspelt_per_extension_tolerances_are_ignored_and_said(qtbot, tmp_path)
     assert w.search_settings().overrides == ()
     assert "Per-extension tolerances ignored" in w.status_text.text()
     assert "O.24" in w.status_text.text()
+
+
+def test_an_override_naming_a_double_extension_says_what_to_write(qtbot):
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.overrides.setText("tar.gz=1,0.5")
+    dialog.accept()
+    assert dialog.result() != SettingsDialog.DialogCode.Accepted
+    label = dialog.overrides_error
+    assert "write gz=1,0.5" in label.text()
+    assert label.isVisible() and label.height() >= label.heightForWidth(label.width())

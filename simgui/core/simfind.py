@@ -87,6 +87,10 @@ def parse_override(text: str) -> tuple[str, Tolerances]:
     ext = ext.strip().lstrip(".").casefold()
     if not (sep and comma and ext):
         raise ValueError(f"not EXT=KEY,SUM: {text.strip()!r} (for example ps=3.2,0.23)")
+    if "." in ext:  # a file's extension is what follows its last dot (keys.extension_of)
+        last = ext.rsplit(".", 1)[1]
+        raise ValueError(f"*.{ext} files have the extension {last!r} (what follows the "
+                         f"last dot): write {last}={values.strip()}")
     try:
         return ext, Tolerances(parse_percent(key), parse_percent(sum_))
     except ValueError as exc:

@@ -146,6 +146,9 @@ class SettingsDialog(QDialog):
             self.overrides_error.setText(f"<small>{exc}</small>")
             self.overrides_error.setStyleSheet("color: palette(link-visited);")  # as elsewhere
             self.overrides_error.show()
+            # a top-level window does not grow by itself for a wrapped label's lines
+            self.layout().activate()
+            self.adjustSize()
             self.overrides.setFocus()
             return
         super().accept()
