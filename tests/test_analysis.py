@@ -237,8 +237,8 @@ def test_reference_rule_chooses_each_groups_reference():
 
 def test_copies_matching_in_an_overridden_extension_match_at_any_slider():
     # classes {a.ps, a.txt} and {b.ps, b.txt} match in both extensions; in txt by its
-    # own fixed tolerances, so they are one group even with the sliders at 0 (the
-    # search meets the ps match first: its extension's keys are lower)
+    # own fixed tolerances, so they are one group even with the sliders at 0 (the ps
+    # match, which the sliders move, must not be the one kept)
     t = np.arange(16) * 50 + 300
     u = t + np.array([3] + [0] * 15)
     for order in (["txt", "ps"], ["ps", "txt"]):
@@ -253,3 +253,27 @@ def test_copies_matching_in_an_overridden_extension_match_at_any_slider():
             assert as_lists(analysis.groups(sliders)) == [
                 [f"/a.{order[0]}"] + sorted([f"/a.{order[1]}", "/b.ps", "/b.txt"])]
         assert analysis.counts(Tolerances(0, 0)).groups == 1
+
+
+def test_copies_matching_in_two_extensions_count_the_closer_match():
+    # keys carry their extension's offset (near 2**44), so one class pair's key distance
+    # rounds differently in md (3.29004) and in pdf (3.28906): at a key limit between
+    # them (3.2891) the pair is a hit in pdf, and the sliders must agree with a search
+    t = np.array([2028, 1443, 546, 851, 1760, 1117, 376, 1545, 2545, 2457, 311, 2071, 841, 410,
+                  1672, 1600])
+    u = t.copy()
+    u[2] += 1
+    tolerances = Tolerances(0.01, 10)
+    for order in (["md", "pdf"], ["pdf", "md"]):
+        exts = order + order
+        files = StoredFiles(ids=np.arange(4), paths=[f"/{c}.{e}" for c, e in zip("aabb", exts)],
+                            sizes=np.full(4, 32891, np.int64), mtimes_ns=np.arange(4),
+                            devices=np.ones(4, np.int64), inodes=np.arange(4),
+                            tables=np.array([t, t, u, u], np.int64),
+                            hashes=[b"a" * 16, b"a" * 16, b"b" * 16, b"b" * 16], extensions=exts)
+        expected = reference_groups(files, tolerances)
+        assert len(expected) == 1 and len(expected[0]) == 4
+        analysis = Analysis.build(files, SearchSettings())
+        assert as_lists(analysis.groups(tolerances)) == expected
+        assert analysis.counts(tolerances).groups == 1
+        assert len(find_groups(files, tolerances)) == 1

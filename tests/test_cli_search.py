@@ -190,7 +190,8 @@ def test_override_fixes_one_extensions_tolerances(scanned, capsys):
 @pytest.mark.parametrize("value, message", [
     ("bin", "EXT=KEY,SUM"), ("bin=1", "EXT=KEY,SUM"), ("=1,1", "EXT=KEY,SUM"),
     ("bin=1,200", "between 0 and 100"), ("bin=x,1", "not a percentage"),
-    ("tar.gz=1,1", "write gz=1,1"),
+    ("tar.gz=1,1", "write gz=1,1"), ("tar.=1,1", "ends with a dot"),
+    ("tar.gz=x,1", "not a percentage"),
 ])
 def test_override_refuses_malformed_values(scanned, capsys, value, message):
     _, db = scanned

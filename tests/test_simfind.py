@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from simgui.core.analysis import find_groups
 from simgui.core.keys import SKEW, UNIFORM, KeyScheme, compute_keys
-from simgui.core.simfind import SearchSpace, Tolerances, classes_of, find_pairs
+from simgui.core.simfind import (SearchSpace, Tolerances, classes_of, expand_pairs, find_pairs,
+                                 pair_distances)
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
 
@@ -496,3 +497,27 @@ def test_classes_sharing_two_extensions_pair_once():
     assert len(pairs) == 1 and space.ext_ids[pairs[0, 0]] == space.ext_ids[pairs[0, 1]]
     full = find_pairs(sizes, tables, key_tolerance=1, sum_tolerance=1, extensions=exts)
     assert full.tolist() == [[0, 3], [1, 2]]  # copies are only classes when asked
+
+
+def test_distances_of_copies_in_other_extensions_leave_out_the_offsets():
+    # a.txt and a.bak are copies, b.bak an edit: expanded, the class pairs a.txt with
+    # b.bak too, and its key distance is the keys' own, not the extensions' offsets'
+    t = np.arange(16) * 50 + 300
+    u = t + np.array([2] + [0] * 15)
+    sizes = np.full(3, 5000, np.int64)
+    tables = np.array([t, t, u])
+    space = SearchSpace.build(sizes, tables, extensions=["txt", "bak", "bak"],
+                              class_extra=np.array([0, 0, 1]), classes_by_extension=False)
+    pairs = expand_pairs(space.classes, space.class_pairs(Tolerances(1, 1)))
+    assert pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
+    key_distance, sum_distance = pair_distances(space, pairs)
+    plain = compute_keys(tables, SKEW)
+    assert key_distance.tolist() == [0.0, abs(plain[2] - plain[0]), abs(plain[2] - plain[1])]
+    assert sum_distance.tolist() == [0, 2, 2]
+
+
+def test_an_override_names_an_extension_however_it_is_written():
+    from simgui.core.simfind import parse_override
+
+    for written in ("ps", ".ps", "*.ps", " PS ", ". ps"):
+        assert parse_override(f"{written}=3.2,0.23") == ("ps", Tolerances(3.2, 0.23))

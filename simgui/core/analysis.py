@@ -153,7 +153,8 @@ class Analysis:
         always one group's core, whatever their extensions.  Classes are taken
         in order of their best file; each unclaimed class with unclaimed
         similar classes becomes a group whose reference is that best file, and
-        everything in it is within tolerance of the reference.
+        everything in it is within tolerance of the reference (or, with the
+        extension rule, of a copy of it in the member's own extension).
         """
         if assignment is None:
             assignment = self.stats.assign(tolerances)

@@ -84,17 +84,19 @@ def parse_override(text: str) -> tuple[str, Tolerances]:
     Raises ValueError with a message a user can act on."""
     ext, sep, values = text.partition("=")
     key, comma, sum_ = values.partition(",")
-    ext = ext.strip().lstrip(".").casefold()
+    ext = ext.strip().lstrip("*.").strip().casefold()  # "ps", ".ps" or "*.ps"
     if not (sep and comma and ext):
         raise ValueError(f"not EXT=KEY,SUM: {text.strip()!r} (for example ps=3.2,0.23)")
-    if "." in ext:  # a file's extension is what follows its last dot (keys.extension_of)
-        last = ext.rsplit(".", 1)[1]
-        raise ValueError(f"*.{ext} files have the extension {last!r} (what follows the "
-                         f"last dot): write {last}={values.strip()}")
     try:
-        return ext, Tolerances(parse_percent(key), parse_percent(sum_))
+        tolerances = Tolerances(parse_percent(key), parse_percent(sum_))
     except ValueError as exc:
         raise ValueError(f"{exc} in {text.strip()!r}") from None
+    last = ext.rsplit(".", 1)[-1].strip()
+    if last != ext:  # a file's extension is what follows its last dot (keys.extension_of)
+        raise ValueError(f"*.{ext} files have the extension {last!r} (what follows the "
+                         f"last dot): write {last}={values.strip()}" if last else
+                         f"{ext!r} ends with a dot: an extension follows the last dot")
+    return ext, tolerances
 
 
 def parse_overrides(text: str) -> dict[str, Tolerances]:
@@ -940,6 +942,8 @@ class SearchSpace:
     min_similar_size: int
     #: some class holds copies with different extensions (classes_by_extension=False)
     mixed_extensions: bool = False
+    #: keys without the extension modification (None: the same as ``keys``)
+    plain_keys: np.ndarray | None = None
 
     @classmethod
     def build(cls, sizes, tables, *, scheme: KeyScheme = SKEW, extensions: Sequence[str] | None = None,
@@ -956,7 +960,7 @@ class SearchSpace:
             raise ValueError("one size per sum table is needed")
         if size_factor < 1:
             raise ValueError("the size factor must be at least 1")
-        keys = scheme.keys(tables)
+        keys = plain_keys = scheme.keys(tables)
         if extensions is not None:
             distinct, ext_ids = _number_extensions(extensions)
             if len(ext_ids) != len(sizes):
@@ -974,7 +978,7 @@ class SearchSpace:
             mixed = bool((ext_ids[classes.members]
                           != np.repeat(ext_ids[classes.first], per_class)).any())
         return cls(sizes, tables, keys, ext_ids, distinct, classes,
-                   float(size_factor), int(min_similar_size), mixed)
+                   float(size_factor), int(min_similar_size), mixed, plain_keys)
 
     def search_reps(self) -> np.ndarray:
         """The files a search runs over, ascending: the first file of each class at or
@@ -999,17 +1003,21 @@ class SearchSpace:
 
     def one_pair_per_class_pair(self, pairs: np.ndarray,
                                 preferred: np.ndarray | None = None) -> np.ndarray:
-        """``pairs`` (of search reps) with at most one pair per pair of classes, the
-        first found (of the ``preferred`` ones, if any): two classes of copies may
-        match in each extension they share."""
+        """``pairs`` (of search reps) with at most one pair per pair of classes: two
+        classes of copies may match in each extension they share.  The one kept is
+        ``preferred`` if any is, then the one with the smallest key distance (copies
+        have equal sizes and tables, but a key carries its extension's offset, whose
+        rounding moves the distance by up to a few thousandths): the pair that is a
+        hit whenever any of them is."""
         if not self.mixed_extensions or len(pairs) < 2:
             return pairs
-        if preferred is not None and preferred.any():
-            pairs = pairs[np.argsort(~preferred, kind="stable")]
+        distance = np.abs(self.keys[pairs[:, 0]] - self.keys[pairs[:, 1]])
+        rank = ~preferred if preferred is not None else np.zeros(len(pairs), bool)
+        pairs = pairs[np.lexsort((distance, rank))]
         of = self.classes.of_file
         ca, cb = of[pairs[:, 0]], of[pairs[:, 1]]
         code = np.minimum(ca, cb) * len(self.classes.first) + np.maximum(ca, cb)
-        _, at = np.unique(code, return_index=True)
+        _, at = np.unique(code, return_index=True)  # the first of each, in that order
         return pairs[np.sort(at)]
 
     def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:
@@ -1184,7 +1192,9 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
 def pair_distances(space: SearchSpace, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Key distance (float) and sum-table L1 distance (int) of each pair."""
     a, b = pairs[:, 0], pairs[:, 1]
-    key_distance = np.abs(space.keys[a] - space.keys[b])  # same extension: offsets cancel
+    keys = space.keys if space.plain_keys is None else space.plain_keys
+    # without the extension offsets: copies in a class may differ in extension
+    key_distance = np.abs(keys[a] - keys[b])
     sum_distance = np.abs(space.tables[a] - space.tables[b]).sum(axis=1)
     return key_distance, sum_distance
 

@@ -151,7 +151,8 @@ class ToleranceStats:
                    min_sum: np.ndarray, priority: np.ndarray | None = None, *,
                    max_key: float, max_sum: float, key_hits: bool = True,
                    verified: np.ndarray | None = None) -> ToleranceStats:
-        """Statistics over pairs of class representatives found by any search, with the
+        """Statistics over pairs of classes (one pair of files each, as
+        :meth:`SearchSpace.class_pairs` gives them) found by any search, with the
         smallest key and sum-table tolerance at which each is a hit (the other
         methods put their difference in the sum-table tolerance and 0 in the key);
         ``verified``: which pairs passed a third stage (default: all)."""
