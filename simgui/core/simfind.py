@@ -974,9 +974,7 @@ class SearchSpace:
         classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
         mixed = False
         if extensions is not None and not by_ext and len(sizes):
-            per_class = np.diff(classes.members_start)
-            mixed = bool((ext_ids[classes.members]
-                          != np.repeat(ext_ids[classes.first], per_class)).any())
+            mixed = bool((ext_ids != ext_ids[classes.first][classes.of_file]).any())
         return cls(sizes, tables, keys, ext_ids, distinct, classes,
                    float(size_factor), int(min_similar_size), mixed, plain_keys)
 
