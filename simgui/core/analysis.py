@@ -135,8 +135,8 @@ class Analysis:
         _, first_seen = np.unique(of_file, return_index=True)
         path_rank = np.empty(n, np.int64)
         path_rank[np.argsort(np.array(files.paths, dtype=object), kind="stable")] = np.arange(n)
-        return cls(files, original_index, settings, stats, settings.scheme.keys(files.tables),
-                   hashes, path_rank, priority[first_seen])
+        return cls(files, original_index, settings, stats, space.plain_keys, hashes, path_rank,
+                   priority[first_seen])
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
         return self.stats.counts(tolerances)

@@ -259,10 +259,8 @@ def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarra
     if space.extensions is not None:
         keep &= space.ext_ids[pairs[:, 0]] == space.ext_ids[pairs[:, 1]]
     pairs, difference = pairs[keep], difference[keep]
-    if space.mixed_extensions:  # copies in several extensions: one pair per two classes
-        once = space.one_pair_per_class_pair(np.column_stack((pairs, np.arange(len(pairs)))))
-        pairs, difference = once[:, :2], difference[once[:, 2]]
-    return pairs, difference
+    once = space.one_per_class_pair(pairs)  # copies in several extensions match in each
+    return pairs[once], difference[once]
 
 
 def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> np.ndarray:

@@ -533,16 +533,25 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, o
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _passes(y, top, bottom, query, limit_word, pass_all, key, sig):
-    """Candidate y is within the key window and passes the one-word filter."""
+def _inside(y, top, bottom, key):
+    """Candidate y is within the key window (counted: the density of candidates)."""
     k = key[y]
-    return (k <= top) & (k >= bottom) & (pass_all | _near(sig[y], query, limit_word))
+    return (k <= top) & (k >= bottom)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _inside(y, top, bottom, key):
-    """Candidate y is within the key window (counted: the density of candidates)."""
-    return (key[y] <= top) & (key[y] >= bottom)
+def _passes(y, top, bottom, query, limit_word, pass_all, key, sig):
+    """Candidate y is within the key window and passes the one-word filter."""
+    return _inside(y, top, bottom, key) & (pass_all | _near(sig[y], query, limit_word))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _collect(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
+    """Files y0 .. end-1 that pass, appended to ``ys[n_p:]``; the new count."""
+    for y in range(np.uint64(y0), np.uint64(end)):
+        ys[n_p] = np.int64(y)
+        n_p += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+    return n_p
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -558,9 +567,7 @@ def _scan_whole(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys,
         hits += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
         inside += _inside(y, top, bottom, key)
     if hits:
-        for y in range(np.uint64(y0), np.uint64(end)):
-            ys[n_p] = np.int64(y)
-            n_p += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+        n_p = _collect(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p)
     return n_p, inside
 
 
@@ -581,9 +588,8 @@ def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys
             hits += (b < stop) & _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
             inside += (b < stop) & _inside(b, top, bottom, key)
         if hits:
-            for b in range(y, min(y + block, stop)):
-                ys[n_p] = np.int64(b)
-                n_p += _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
+            n_p = _collect(y, min(y + block, stop), top, bottom, query, limit_word, pass_all,
+                           key, sig, ys, n_p)
         looked += _BLOCK
         if y + block >= stop or key[y + block - np.uint64(1)] > top:
             break
@@ -928,6 +934,11 @@ def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.n
     return distinct, np.fromiter(map(number.__getitem__, extensions), np.int64, len(extensions))
 
 
+def _in_another_extension(classes: Classes, ext_ids: np.ndarray) -> np.ndarray:
+    """Per file: its extension is not its class's first file's."""
+    return ext_ids != ext_ids[classes.first][classes.of_file]
+
+
 @dataclass(frozen=True)
 class SearchSpace:
     """Everything a search needs, prepared once; tolerances are applied per call."""
@@ -941,9 +952,8 @@ class SearchSpace:
     size_factor: float
     min_similar_size: int
     #: some class holds copies with different extensions (classes_by_extension=False)
-    mixed_extensions: bool = False
-    #: keys without the extension modification (None: the same as ``keys``)
-    plain_keys: np.ndarray | None = None
+    mixed_extensions: bool
+    plain_keys: np.ndarray  # keys without the extension modification
 
     @classmethod
     def build(cls, sizes, tables, *, scheme: KeyScheme = SKEW, extensions: Sequence[str] | None = None,
@@ -972,9 +982,8 @@ class SearchSpace:
             distinct = None
         by_ext = extensions is not None and classes_by_extension
         classes = classes_of(sizes, tables, ext_ids if by_ext else None, class_extra)
-        mixed = False
-        if extensions is not None and not by_ext and len(sizes):
-            mixed = bool((ext_ids != ext_ids[classes.first][classes.of_file]).any())
+        mixed = (extensions is not None and not by_ext
+                 and bool(_in_another_extension(classes, ext_ids).any()))
         return cls(sizes, tables, keys, ext_ids, distinct, classes,
                    float(size_factor), int(min_similar_size), mixed, plain_keys)
 
@@ -984,39 +993,36 @@ class SearchSpace:
         extensions, the first file of each of its other extensions too (the
         extension rule pairs a file with copies of its own extension only)."""
         first = self.classes.first
+        of_file = self.classes.of_file
         big = self.sizes[first] >= max(self.min_similar_size, 1)
         reps = np.zeros(len(self.sizes), bool)
         reps[first[big]] = True
         if self.mixed_extensions:
-            c = self.classes
-            class_of = np.repeat(np.arange(len(first)), np.diff(c.members_start))
-            ext = self.ext_ids[c.members]
-            # members run by class, ascending within: a (class, extension) starts where
-            # the pair differs from every earlier member's
-            other = big[class_of] & (ext != self.ext_ids[first][class_of])
-            code = class_of[other] * (int(ext.max()) + 1) + ext[other]
-            _, at = np.unique(code, return_index=True)
-            reps[c.members[other][at]] = True
+            other = np.flatnonzero(big[of_file] & _in_another_extension(self.classes,
+                                                                        self.ext_ids))
+            code = of_file[other] * (int(self.ext_ids.max()) + 1) + self.ext_ids[other]
+            _, at = np.unique(code, return_index=True)  # each (class, extension)'s lowest
+            reps[other[at]] = True
         return np.flatnonzero(reps)
 
-    def one_pair_per_class_pair(self, pairs: np.ndarray,
-                                preferred: np.ndarray | None = None) -> np.ndarray:
-        """``pairs`` (of search reps) with at most one pair per pair of classes: two
-        classes of copies may match in each extension they share.  The one kept is
-        ``preferred`` if any is, then the one with the smallest key distance (copies
-        have equal sizes and tables, but a key carries its extension's offset, whose
-        rounding moves the distance by up to a few thousandths): the pair that is a
-        hit whenever any of them is."""
-        if not self.mixed_extensions or len(pairs) < 2:
-            return pairs
+    def one_per_class_pair(self, pairs: np.ndarray,
+                           preferred: np.ndarray | None = None) -> np.ndarray:
+        """Rows of ``pairs`` (of search reps) that keep one pair per pair of classes,
+        ascending: two classes of copies may match in each extension they share.  The
+        one kept is ``preferred`` if any is, then the one with the smallest key
+        distance (copies have equal sizes and tables, but a key carries its
+        extension's offset, whose rounding moves the distance by up to a few
+        thousandths): the pair that is a hit whenever any of them is."""
+        if not self.mixed_extensions:
+            return np.arange(len(pairs))
         distance = np.abs(self.keys[pairs[:, 0]] - self.keys[pairs[:, 1]])
         rank = ~preferred if preferred is not None else np.zeros(len(pairs), bool)
-        pairs = pairs[np.lexsort((distance, rank))]
+        order = np.lexsort((distance, rank))
         of = self.classes.of_file
-        ca, cb = of[pairs[:, 0]], of[pairs[:, 1]]
+        ca, cb = of[pairs[order, 0]], of[pairs[order, 1]]
         code = np.minimum(ca, cb) * len(self.classes.first) + np.maximum(ca, cb)
         _, at = np.unique(code, return_index=True)  # the first of each, in that order
-        return pairs[np.sort(at)]
+        return np.sort(order[at])
 
     def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:
         """Extension id -> tolerances, for the overrides naming an extension present."""
@@ -1066,7 +1072,7 @@ class SearchSpace:
         # a match in an extension with its own fixed tolerances holds at any slider
         fixed = list(self.override_ids(overrides))
         preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
-        return self.one_pair_per_class_pair(pairs, preferred), work
+        return pairs[self.one_per_class_pair(pairs, preferred)], work
 
 
 @njit(nogil=True, cache=True)
@@ -1190,9 +1196,8 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
 def pair_distances(space: SearchSpace, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Key distance (float) and sum-table L1 distance (int) of each pair."""
     a, b = pairs[:, 0], pairs[:, 1]
-    keys = space.keys if space.plain_keys is None else space.plain_keys
     # without the extension offsets: copies in a class may differ in extension
-    key_distance = np.abs(keys[a] - keys[b])
+    key_distance = np.abs(space.plain_keys[a] - space.plain_keys[b])
     sum_distance = np.abs(space.tables[a] - space.tables[b]).sum(axis=1)
     return key_distance, sum_distance
 
