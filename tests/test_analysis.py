@@ -235,6 +235,16 @@ def test_reference_rule_chooses_each_groups_reference():
         Analysis.build(files, SearchSettings(reference_rule="random"))
 
 
+def two_classes_of_copies(exts, a_table, b_table, size) -> StoredFiles:
+    """Copies /a.<exts[0]>, /a.<exts[1]> and copies /b.<exts[0]>, /b.<exts[1]>."""
+    exts = list(exts) * 2
+    return StoredFiles(ids=np.arange(4), paths=[f"/{c}.{e}" for c, e in zip("aabb", exts)],
+                       sizes=np.full(4, size, np.int64), mtimes_ns=np.arange(4),
+                       devices=np.ones(4, np.int64), inodes=np.arange(4),
+                       tables=np.array([a_table, a_table, b_table, b_table], np.int64),
+                       hashes=[b"a" * 16, b"a" * 16, b"b" * 16, b"b" * 16], extensions=exts)
+
+
 def test_copies_matching_in_an_overridden_extension_match_at_any_slider():
     # classes {a.ps, a.txt} and {b.ps, b.txt} match in both extensions; in txt by its
     # own fixed tolerances, so they are one group even with the sliders at 0 (the ps
@@ -242,12 +252,7 @@ def test_copies_matching_in_an_overridden_extension_match_at_any_slider():
     t = np.arange(16) * 50 + 300
     u = t + np.array([3] + [0] * 15)
     for order in (["txt", "ps"], ["ps", "txt"]):
-        exts = order + order
-        files = StoredFiles(ids=np.arange(4), paths=[f"/{c}.{e}" for c, e in zip("aabb", exts)],
-                            sizes=np.full(4, 5000, np.int64), mtimes_ns=np.arange(4),
-                            devices=np.ones(4, np.int64), inodes=np.arange(4),
-                            tables=np.array([t, t, u, u], np.int64),
-                            hashes=[b"a" * 16, b"a" * 16, b"b" * 16, b"b" * 16], extensions=exts)
+        files = two_classes_of_copies(order, t, u, 5000)
         analysis = Analysis.build(files, SearchSettings(overrides=(("txt", 5.0, 5.0),)))
         for sliders in (Tolerances(0, 0), Tolerances(10, 10)):
             assert as_lists(analysis.groups(sliders)) == [
@@ -265,12 +270,7 @@ def test_copies_matching_in_two_extensions_count_the_closer_match():
     u[2] += 1
     tolerances = Tolerances(0.01, 10)
     for order in (["md", "pdf"], ["pdf", "md"]):
-        exts = order + order
-        files = StoredFiles(ids=np.arange(4), paths=[f"/{c}.{e}" for c, e in zip("aabb", exts)],
-                            sizes=np.full(4, 32891, np.int64), mtimes_ns=np.arange(4),
-                            devices=np.ones(4, np.int64), inodes=np.arange(4),
-                            tables=np.array([t, t, u, u], np.int64),
-                            hashes=[b"a" * 16, b"a" * 16, b"b" * 16, b"b" * 16], extensions=exts)
+        files = two_classes_of_copies(order, t, u, 32891)
         expected = reference_groups(files, tolerances)
         assert len(expected) == 1 and len(expected[0]) == 4
         analysis = Analysis.build(files, SearchSettings())
