@@ -100,9 +100,12 @@ def test_an_override_naming_a_double_extension_says_what_to_write(qtbot):
     dialog = SettingsDialog(Settings())
     qtbot.addWidget(dialog)
     dialog.show()
+    height = dialog.height()
     dialog.overrides.setText("tar.gz=1,0.5")
     dialog.accept()
     assert dialog.result() != SettingsDialog.DialogCode.Accepted
     label = dialog.overrides_error
     assert "write gz=1,0.5" in label.text()
     assert label.isVisible() and label.height() >= label.heightForWidth(label.width())
+    dialog.overrides.setText("gz=1,0.5")  # corrected: the reason goes, and its room too
+    assert label.isHidden() and dialog.height() == height

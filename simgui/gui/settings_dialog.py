@@ -70,7 +70,7 @@ class SettingsDialog(QDialog):
         self.overrides_error = QLabel()
         self.overrides_error.setWordWrap(True)
         self.overrides_error.hide()
-        self.overrides.textChanged.connect(lambda _: self.overrides_error.hide())
+        self.overrides.textChanged.connect(lambda _: self._show_overrides_error(""))
         self.workers = QSpinBox()
         self.workers.setRange(0, 256)
         self.workers.setSpecialValueText("one per processor core")
@@ -143,15 +143,21 @@ class SettingsDialog(QDialog):
         try:
             parse_overrides(self.overrides.text())
         except ValueError as exc:
-            self.overrides_error.setText(f"<small>{exc}</small>")
-            self.overrides_error.setStyleSheet("color: palette(link-visited);")  # as elsewhere
-            self.overrides_error.show()
-            # a top-level window does not grow by itself for a wrapped label's lines
-            self.layout().activate()
-            self.adjustSize()
+            self._show_overrides_error(str(exc))
             self.overrides.setFocus()
             return
         super().accept()
+
+    def _show_overrides_error(self, text: str) -> None:
+        """Show why the overrides are refused, or hide the reason ("")."""
+        if not text and self.overrides_error.isHidden():
+            return
+        self.overrides_error.setText(f"<small>{text}</small>")
+        self.overrides_error.setStyleSheet("color: palette(link-visited);")  # as elsewhere
+        self.overrides_error.setVisible(bool(text))
+        # a top-level window neither grows nor shrinks by itself for a wrapped label
+        self.layout().activate()
+        self.adjustSize()
 
     def _choose_target(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Move marked files to")
