@@ -277,3 +277,64 @@ def test_copies_matching_in_two_extensions_count_the_closer_match():
         assert as_lists(analysis.groups(tolerances)) == expected
         assert analysis.counts(tolerances).groups == 1
         assert len(find_groups(files, tolerances)) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 60), st.sampled_from([1.0, 3.2, 10.0]))
+def test_members_identical_to_each_other_are_marked_copies_of_the_first(seed, n, tol):
+    # the rule: a member not identical to the reference is a copy of the first row of
+    # its group holding the same content (size, sum table, hash), if that is another row
+    files = collection(seed, n)
+    table = Analysis.build(files, SearchSettings()).groups(Tolerances(tol, tol))
+    content = [(int(files.sizes[f]), tuple(files.tables[f]), files.hashes[f]) for f in range(n)]
+    for g in range(len(table)):
+        lo, hi = int(table.start[g]), int(table.start[g + 1])
+        first_with = {}
+        for r in range(lo, hi):
+            first_with.setdefault(content[table.rows[r]], r)
+        for r in range(lo, hi):
+            first = first_with[content[table.rows[r]]]
+            expected = first if first < r and not table.identical[r] else -1
+            assert table.copy_of[r] == expected
+            # a set's files follow each other, and each knows the set's size
+            if expected >= 0:
+                assert all(table.copy_of[q] == first for q in range(first + 1, r + 1))
+            same = sum(1 for q in range(lo, hi) if content[table.rows[q]] == content[table.rows[r]])
+            assert table.copies[r] == (same if same > 1 and not table.identical[r] and r > lo
+                                       else 0)
+
+
+def copies_beside_a_similar_reference() -> StoredFiles:
+    """Like git's RelNotes: three copies /r/{a,b,c}/2.37.5.txt, the older reference
+    /r/2.34.5.txt a few counts away from them, and /r/2.35.5.txt near both."""
+    t = np.arange(16) * 50 + 300
+    edit = t + np.array([2] + [0] * 15)
+    paths = ["/r/2.34.5.txt", "/r/b/2.37.5.txt", "/r/a/2.37.5.txt", "/r/c/2.37.5.txt",
+             "/r/2.35.5.txt"]
+    return StoredFiles(ids=np.arange(5), paths=paths, sizes=np.full(5, 5000, np.int64),
+                       mtimes_ns=np.array([0, 1, 1, 1, 2]), devices=np.ones(5, np.int64),
+                       inodes=np.arange(5),
+                       tables=np.array([t, edit, edit, edit, edit + 5 * (t < 400)]),
+                       hashes=[b"r" * 16, b"c" * 16, b"c" * 16, b"c" * 16, b"s" * 16],
+                       extensions=["txt"] * 5)
+
+
+def test_copies_of_each_other_only_similar_to_the_reference_are_named_in_the_export():
+    import io
+
+    from simgui.core.export import write_groups
+
+    files = copies_beside_a_similar_reference()
+    (group,) = Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0)).groups()
+    assert group.reference.path == "/r/2.34.5.txt"
+    by_path = {m.path: m for m in group.members}
+    assert not any(m.identical for m in group.members)
+    assert by_path["/r/a/2.37.5.txt"].copy_of == ""  # the first of the copies, by path
+    assert by_path["/r/b/2.37.5.txt"].copy_of == "/r/a/2.37.5.txt"
+    assert by_path["/r/c/2.37.5.txt"].copy_of == "/r/a/2.37.5.txt"
+    assert by_path["/r/2.35.5.txt"].copy_of == ""
+    out = io.StringIO()
+    write_groups([group], out, "csv")
+    lines = out.getvalue().splitlines()
+    assert lines[0].endswith(",copy_of")
+    assert sum(line.endswith(",/r/a/2.37.5.txt") for line in lines) == 2

@@ -183,17 +183,31 @@ class Analysis:
         new_number = np.empty(n_groups, np.int64)
         new_number[np.lexsort((self.path_rank[references], -group_bytes))] = np.arange(n_groups)
         group = new_number[group]
-        order = np.lexsort((self.path_rank[rows], sum_distance, ~identical,
+        # a class's files follow each other (by their first path), so copies of each
+        # other that are only similar to the reference make one run
+        of_class = self.space.classes.of_file[rows]
+        class_rank = self.path_rank[self.space.classes.first[of_class]]
+        order = np.lexsort((self.path_rank[rows], class_rank, sum_distance, ~identical,
                             ~is_reference[rows], group))
         start = np.searchsorted(group[order], np.arange(n_groups + 1)).astype(np.int64)
         by_number = np.empty(n_groups, np.int64)
         by_number[new_number] = group_bytes
         return GroupTable(files, self.original_index, start, rows[order], key_distance[order],
                           sum_distance[order].astype(np.int64), identical[order],
-                          similarity[order], by_number)
+                          similarity[order], by_number,
+                          _copies_among_members(of_class[order], identical[order]))
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         return self.stats.curve(key_tolerances, sum_tolerances)
+
+
+def _copies_among_members(of_class: np.ndarray, identical: np.ndarray) -> np.ndarray:
+    """Per row of a group table (a class's rows following each other): the row of the
+    first file of its class when that is an earlier row and the files are not the
+    reference's copies, else -1."""
+    rows = np.arange(len(of_class))
+    first = np.maximum.accumulate(np.where(np.diff(of_class, prepend=-1) != 0, rows, 0))
+    return np.where((first < rows) & ~identical, first, -1)
 
 
 #: Candidate pairs an analysis may hold (about 16-80 bytes each); beyond, the key

@@ -10,13 +10,14 @@ from typing import TextIO
 from simgui.core.groups import Group, Member
 
 FIELDS = ["group", "role", "path", "size", "identical", "key_distance", "sum_distance",
-          "similarity"]
+          "similarity", "copy_of"]
 
 
 def member_row(group: Group, m: Member, role: str) -> dict:
     return {"group": group.id, "role": role, "path": m.path, "size": m.size,
             "identical": m.identical, "key_distance": round(m.key_distance, 4),
-            "sum_distance": m.sum_distance, "similarity": round(m.similarity, 2)}
+            "sum_distance": m.sum_distance, "similarity": round(m.similarity, 2),
+            "copy_of": m.copy_of}
 
 
 def group_rows(groups: Iterable[Group]) -> Iterable[dict]:

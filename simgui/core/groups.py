@@ -30,6 +30,9 @@ class Member:
     key_distance: float  # |key - key of reference|
     sum_distance: int  # L1 distance of sum tables to the reference
     similarity: float  # percent: 100 for identical, lower the more the tables differ
+    #: the member this file is an identical copy of, when both are only similar to the
+    #: reference (copies of the reference are ``identical`` instead); "" if none
+    copy_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,18 @@ class GroupTable:
     identical: np.ndarray  # bool per row (True for references)
     similarity: np.ndarray  # float64 per row, percent
     group_bytes: np.ndarray  # int64 (g,): bytes of each group's files besides the reference
+    #: int64 per row: the row of the first of the group's members this file is an identical
+    #: copy of (members identical to each other but only similar to the reference follow
+    #: each other, the first of them -1), or -1
+    copy_of: np.ndarray
+
+    @cached_property
+    def copies(self) -> np.ndarray:
+        """int64 per row: how many files a set of copies among the members holds, on its
+        first file's row and the others'; 0 for a file in no such set."""
+        first = np.where(self.copy_of >= 0, self.copy_of, np.arange(len(self.copy_of)))
+        count = np.bincount(first, minlength=len(self.copy_of))
+        return np.where(count[first] > 1, count[first], 0)
 
     def __len__(self) -> int:
         return len(self.start) - 1
@@ -79,10 +94,12 @@ class GroupTable:
     def member(self, row: int) -> Member:
         f = int(self.rows[row])
         files = self.files
+        first = int(self.copy_of[row])
         return Member(int(self.original_index[f]), files.paths[f], int(files.sizes[f]),
                       int(files.mtimes_ns[f]), int(files.devices[f]), int(files.inodes[f]),
                       files.hashes[f], bool(self.identical[row]), float(self.key_distance[row]),
-                      int(self.sum_distance[row]), float(self.similarity[row]))
+                      int(self.sum_distance[row]), float(self.similarity[row]),
+                      files.paths[int(self.rows[first])] if first >= 0 else "")
 
     def group(self, g: int) -> Group:
         """Group ``g`` (0-based) as objects; its id is g + 1."""
