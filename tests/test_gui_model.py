@@ -8,7 +8,8 @@ from PySide6.QtTest import QAbstractItemModelTester
 from simgui.core.analysis import Analysis, SearchSettings
 from simgui.core.simfind import Tolerances
 from simgui.core.store import StoredFiles
-from simgui.gui.groups_model import FILE_ROLE, GROUP_ROLE, NAME, SIZE, GroupsModel
+from simgui.gui.groups_model import FILE_ROLE, GROUP_ROLE, IDENTICAL, NAME, SIZE, GroupsModel
+from tests.test_analysis import copies_beside_a_similar_reference
 
 
 def files_with_groups(n_groups=30, per_group=4, seed=0) -> StoredFiles:
@@ -92,6 +93,26 @@ def test_marks_skip_references_and_reference_folders(model, qtbot):
 def test_identical_only_marks_just_the_copies(model):
     model.mark_all_but_reference(identical_only=True)
     assert len(model.marked) == 30  # one identical copy per group besides the reference
+
+
+def test_members_identical_to_each_other_say_so(qtbot):
+    files = copies_beside_a_similar_reference()
+    m = GroupsModel()
+    m.set_table(Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0)))
+    group = m.index(0, 0)
+    shown = {}
+    for r in range(m.rowCount(group)):
+        f = m.data(m.index(r, NAME, group), FILE_ROLE)
+        shown[files.paths[f]] = (m.data(m.index(r, IDENTICAL, group)),
+                                 m.data(m.index(r, IDENTICAL, group), Qt.ItemDataRole.ToolTipRole))
+    assert shown["/r/2.34.5.txt"][0] == ""  # the reference
+    assert shown["/r/a/2.37.5.txt"][0] == "similar · has 2 copies"
+    assert "2 other members are identical copies" in shown["/r/a/2.37.5.txt"][1]
+    for copy in ("/r/b/2.37.5.txt", "/r/c/2.37.5.txt"):
+        assert shown[copy][0] == "similar · copy of the one in /r/a"
+        assert "Identical to /r/a/2.37.5.txt" in shown[copy][1]
+    assert shown["/r/2.35.5.txt"][0] == "similar"
+    assert m.data(group.siblingAtColumn(IDENTICAL)) == "similar"
 
 
 def test_ticking_a_file_marks_it(model):

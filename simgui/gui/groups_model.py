@@ -387,6 +387,14 @@ class GroupsModel(QAbstractItemModel):
                 tip += "\nReference: the file the others are compared with, kept by default"
             if self._is_protected(path):
                 tip += "\nIn a reference folder: never marked, moved or deleted"
+            first = int(t.copy_of[row])
+            if first >= 0:
+                tip += (f"\nIdentical to {t.files.paths[t.rows[first]]} (both only similar to "
+                        "the reference)")
+            elif t.copies[row]:
+                others = _count(int(t.copies[row]) - 1, "other member is an identical copy",
+                                "other members are identical copies")
+                tip += f"\n{others} of this one (all only similar to the reference)"
             return tip
         if role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -408,7 +416,20 @@ class GroupsModel(QAbstractItemModel):
         if column == SUM:
             return "" if reference else f"{int(t.sum_distance[row]):,}"
         if column == IDENTICAL:
-            return "" if reference else ("identical" if t.identical[row] else "similar")
+            if reference:
+                return ""
+            if t.identical[row]:
+                return "identical"
+            first = int(t.copy_of[row])
+            if first >= 0:
+                folder, name = os.path.split(t.files.paths[t.rows[first]])
+                if name == os.path.basename(path):  # copies often share their name
+                    return f"similar · copy of the one in {folder}"
+                return f"similar · copy of {name}"
+            copies = int(t.copies[row])
+            if copies:
+                return f"similar · has {_count(copies - 1, 'copy', 'copies')}"
+            return "similar"
         return None
 
 
@@ -420,8 +441,13 @@ _HEADER_TIPS = (
     "100 % for identical copies; lower the more the sum tables differ",
     "How far the file's key is from the reference's key",
     "L1 distance between the file's sum table and the reference's",
-    "Identical: same size, sum table and content hash as the reference",
+    "Identical: same size, sum table and content hash as the reference; similar files that are "
+    "identical to each other are marked as copies",
 )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
