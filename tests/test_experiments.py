@@ -169,3 +169,23 @@ def test_duplicate_tools_parse_alike(tmp_path, monkeypatch):
         assert len(groups) == 1 and stats["files"] == 3
         expected = expected or groups
         assert groups == expected
+
+
+def test_simgui_groups_give_copies_of_each_other_as_one_set_of_duplicates(monkeypatch):
+    # the exact-duplicates comparison reads copies only similar to their group's reference
+    # from copy_of (git's RelNotes/2.37.5.txt: four copies beside a similar 2.34.5.txt)
+    import io
+
+    from simgui.core.analysis import Analysis, SearchSettings
+    from simgui.core.export import write_groups
+    from simgui.core.simfind import Tolerances
+    from tests.test_analysis import copies_beside_a_similar_reference
+
+    speed = importlib.import_module("speed")
+    files = copies_beside_a_similar_reference()
+    out = io.StringIO()
+    write_groups(Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0)).groups(),
+                 out, "json")
+    monkeypatch.setattr(speed, "_simgui", lambda *args, **kw: out.getvalue())
+    assert [sorted(g) for g in speed.groups_simgui_json("db")] == [
+        ["/r/a/2.37.5.txt", "/r/b/2.37.5.txt", "/r/c/2.37.5.txt"]]

@@ -225,12 +225,15 @@ def groups_simgui(tree: str, work: str) -> list[list[str]]:
 
 def groups_simgui_json(db: str, *options: str) -> list[list[str]]:
     """``simgui groups --format json``: each group's files marked identical (to its reference:
-    same size, sum table and content hash) make one set."""
+    same size, sum table and content hash) make one set, and its members that are copies of
+    each other (``copy_of`` a member, all only similar to the reference) another."""
     groups = []
     for g in json.loads(_simgui("groups", "--db", db, "--format", "json", *options)):
-        same = [f["path"] for f in g["files"] if f["identical"]]
-        if len(same) >= 2:
-            groups.append(same)
+        sets: dict[str, list[str]] = {}
+        for f in g["files"]:
+            first = g["files"][0]["path"] if f["identical"] else f["copy_of"] or f["path"]
+            sets.setdefault(first, []).append(f["path"])
+        groups += [same for same in sets.values() if len(same) >= 2]
     return groups
 
 
