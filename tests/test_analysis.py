@@ -338,3 +338,21 @@ def test_copies_of_each_other_only_similar_to_the_reference_are_named_in_the_exp
     lines = out.getvalue().splitlines()
     assert lines[0].endswith(",copy_of")
     assert sum(line.endswith(",/r/a/2.37.5.txt") for line in lines) == 2
+
+
+def test_the_key_ceiling_counts_copies_searched_in_each_of_their_extensions():
+    # each file has copies in four extensions: the search holds each class's pairs in
+    # each of them, four times those of one copy each, so the ceiling is lower
+    from simgui.core.analysis import affordable_key_ceiling
+    from simgui.core.simfind import SearchSpace
+    rng = np.random.default_rng(2)
+    tables = rng.integers(1000, 1300, (2500, 16))
+    sizes = tables.sum(axis=1) * 3
+    single = SearchSpace.build(sizes, tables, extensions=["txt"] * 2500)
+    copies = SearchSpace.build(np.repeat(sizes, 4), np.repeat(tables, 4, axis=0),
+                               extensions=["txt", "bak", "ps", "c"] * 2500,
+                               classes_by_extension=False)
+    assert len(copies.search_reps()) == 4 * len(single.search_reps())
+    budget = 4 * len(single.class_pairs(Tolerances(0.5, 3200.0)))
+    assert affordable_key_ceiling(copies, budget=budget) < affordable_key_ceiling(single,
+                                                                                  budget=budget)

@@ -227,13 +227,16 @@ def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET, seed: 
     everything stays exact.  The similar pairs of extensions with ``overrides``
     (which do not move with the sliders) count too.
     """
-    reps = space.classes.first[space.sizes[space.classes.first] >= space.min_similar_size]
+    # the files the search runs over: a class of copies in several extensions is
+    # searched once in each of them, and its pairs counted in each
+    reps = space.search_reps()
     if len(reps) <= _SAMPLE:
         return MAX_TOLERANCE
     sample = np.sort(np.random.default_rng(seed).choice(reps, _SAMPLE, replace=False))
     scale = (len(reps) / _SAMPLE) ** 2
     small = SearchSpace.build(space.sizes[sample], space.tables[sample],
-                              size_factor=space.size_factor, min_similar_size=space.min_similar_size)
+                              size_factor=space.size_factor, min_similar_size=space.min_similar_size,
+                              class_extra=space.ext_ids[sample].reshape(-1, 1))
     # the keys of the sample are the space's (scheme and extensions included)
     small = dataclasses.replace(small, keys=space.keys[sample], ext_ids=space.ext_ids[sample],
                                 extensions=space.extensions)
