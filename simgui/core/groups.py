@@ -84,6 +84,11 @@ class GroupTable:
         count = np.bincount(first, minlength=len(self.copy_of))
         return np.where(count[first] > 1, count[first], 0)
 
+    def copy_of_path(self, row: int) -> str:
+        """The path of the member the file of ``row`` is a copy of (see ``copy_of``), or ""."""
+        first = int(self.copy_of[row])
+        return self.files.paths[int(self.rows[first])] if first >= 0 else ""
+
     def __len__(self) -> int:
         return len(self.start) - 1
 
@@ -94,12 +99,11 @@ class GroupTable:
     def member(self, row: int) -> Member:
         f = int(self.rows[row])
         files = self.files
-        first = int(self.copy_of[row])
         return Member(int(self.original_index[f]), files.paths[f], int(files.sizes[f]),
                       int(files.mtimes_ns[f]), int(files.devices[f]), int(files.inodes[f]),
                       files.hashes[f], bool(self.identical[row]), float(self.key_distance[row]),
                       int(self.sum_distance[row]), float(self.similarity[row]),
-                      files.paths[int(self.rows[first])] if first >= 0 else "")
+                      self.copy_of_path(row))
 
     def group(self, g: int) -> Group:
         """Group ``g`` (0-based) as objects; its id is g + 1."""

@@ -387,10 +387,9 @@ class GroupsModel(QAbstractItemModel):
                 tip += "\nReference: the file the others are compared with, kept by default"
             if self._is_protected(path):
                 tip += "\nIn a reference folder: never marked, moved or deleted"
-            first = int(t.copy_of[row])
-            if first >= 0:
-                tip += (f"\nIdentical to {t.files.paths[t.rows[first]]} (both only similar to "
-                        "the reference)")
+            copy_of = t.copy_of_path(row)
+            if copy_of:
+                tip += f"\nIdentical to {copy_of} (both only similar to the reference)"
             elif t.copies[row]:
                 others = _count(int(t.copies[row]) - 1, "other member is an identical copy",
                                 "other members are identical copies")
@@ -420,9 +419,9 @@ class GroupsModel(QAbstractItemModel):
                 return ""
             if t.identical[row]:
                 return "identical"
-            first = int(t.copy_of[row])
-            if first >= 0:
-                folder, name = os.path.split(t.files.paths[t.rows[first]])
+            copy_of = t.copy_of_path(row)
+            if copy_of:
+                folder, name = os.path.split(copy_of)
                 if name == os.path.basename(path):  # copies often share their name
                     return f"similar · copy of the one in {folder}"
                 return f"similar · copy of {name}"
