@@ -109,7 +109,7 @@ def test_members_identical_to_each_other_say_so(qtbot):
     assert shown["/r/a/2.37.5.txt"][0] == "similar · has 2 copies"
     assert "2 other members are identical copies" in shown["/r/a/2.37.5.txt"][1]
     for copy in ("/r/b/2.37.5.txt", "/r/c/2.37.5.txt"):
-        assert shown[copy][0] == "similar · copy of the one in /r/a"
+        assert shown[copy][0] == "similar · copy of a/2.37.5.txt"
         assert "Identical to /r/a/2.37.5.txt" in shown[copy][1]
     assert shown["/r/2.35.5.txt"][0] == "similar"
     assert m.data(group.siblingAtColumn(IDENTICAL)) == "similar"

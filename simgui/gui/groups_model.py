@@ -420,11 +420,9 @@ class GroupsModel(QAbstractItemModel):
             if t.identical[row]:
                 return "identical"
             copy_of = t.copy_of_path(row)
-            if copy_of:
+            if copy_of:  # its folder's name too: copies often share their own name
                 folder, name = os.path.split(copy_of)
-                if name == os.path.basename(path):  # copies often share their name
-                    return f"similar · copy of the one in {folder}"
-                return f"similar · copy of {name}"
+                return f"similar · copy of {os.path.join(os.path.basename(folder), name)}"
             copies = int(t.copies[row])
             if copies:
                 return f"similar · has {_count(copies - 1, 'copy', 'copies')}"

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QTreeView, QVBoxLayout, QWidget,
 )
 
-from simgui.gui.groups_model import COLUMNS, FOLDER, NAME, SIZE, GroupsModel
+from simgui.gui.groups_model import COLUMNS, FOLDER, IDENTICAL, NAME, SIZE, GroupsModel
 
 
 class GroupsView(QWidget):
@@ -40,6 +40,7 @@ class GroupsView(QWidget):
         header.resizeSection(FOLDER, 260)
         for column in range(2, len(COLUMNS)):
             header.resizeSection(column, 110)
+        header.resizeSection(IDENTICAL, 240)  # room for "similar · copy of folder/name"
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
