@@ -106,6 +106,9 @@ def test_an_override_naming_a_double_extension_says_what_to_write(qtbot):
     assert dialog.result() != SettingsDialog.DialogCode.Accepted
     label = dialog.overrides_error
     assert "write gz=1,0.5" in label.text()
-    assert label.isVisible() and label.height() >= label.heightForWidth(label.width())
+    # room for every line of the reason, and no blank lines around it
+    assert label.isVisible() and label.height() == label.heightForWidth(label.width())
+    width = dialog.width()
+    assert dialog.height() < height + 2 * label.height()
     dialog.overrides.setText("gz=1,0.5")  # corrected: the reason goes, and its room too
-    assert label.isHidden() and dialog.height() == height
+    assert label.isHidden() and dialog.height() == height and dialog.width() == width

@@ -86,8 +86,14 @@ class SettingsDialog(QDialog):
         form.addRow("Key scheme", self.scheme)
         form.addRow("Key tolerance", self.key)
         form.addRow("Sum-table tolerance", self.sum)
-        form.addRow("Per-extension tolerances", self.overrides)
-        form.addRow("", self.overrides_error)
+        # the reason sits under the field in a box of its own: as a form row of its own,
+        # the form sized it for a narrower width and left blank lines around it
+        overrides_field = QWidget()
+        overrides_box = QVBoxLayout(overrides_field)
+        overrides_box.setContentsMargins(0, 0, 0, 0)
+        overrides_box.addWidget(self.overrides)
+        overrides_box.addWidget(self.overrides_error)
+        form.addRow("Per-extension tolerances", overrides_field)
         form.addRow("Reading threads", self.workers)
         form.addRow("Store", _with_button(self.store, browse_store))
         note = QLabel("<small>The store holds the scan results. A different store starts "
@@ -155,9 +161,12 @@ class SettingsDialog(QDialog):
         self.overrides_error.setText(f"<small>{text}</small>")
         self.overrides_error.setStyleSheet("color: palette(link-visited);")  # as elsewhere
         self.overrides_error.setVisible(bool(text))
-        # a top-level window neither grows nor shrinks by itself for a wrapped label
-        self.layout().activate()
-        self.adjustSize()
+        # a top-level window neither grows nor shrinks by itself for a wrapped label;
+        # its width stays as the user left it
+        self.overrides_error.parentWidget().layout().activate()
+        layout = self.layout()
+        layout.activate()
+        self.resize(self.width(), layout.totalHeightForWidth(self.width()))
 
     def _choose_target(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Move marked files to")
