@@ -615,25 +615,25 @@ def _first_at_least(y, end, value, key):
 @njit(nogil=True, cache=True)
 def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-               ext_sf, tab, size_factor, whole_up_to, ends, ys, counts):
+               ext_sf, tab, size_factor, whole_up_to, ends, ys, counts, s_window, s_box, s_word,
+               pass_all, proj):
     """Candidates y of files x0 .. x1-1 of a cell (files lo .. hi-1) that pass the one-word
     filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
     then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
     key window was, for the previous file).  The own cell, if it holds at most
     ``whole_up_to`` files, and a neighbour cell, if at most that many are left from
     its window start, are scanned whole; the others in a key window.  ``ys`` has
-    room for all."""
-    slots = s_band.shape[0]
-    s_top = np.empty(slots, np.float64)
-    s_bottom = np.empty(slots, np.float64)
-    s_rlo = np.empty(slots, np.int64)
-    s_rhi = np.empty(slots, np.int64)
-    s_clo = np.empty(slots, np.int64)
-    s_chi = np.empty(slots, np.int64)
-    query = np.empty(slots, np.uint64)
-    limit_word = np.empty(slots, np.uint64)
-    pass_all = np.empty(slots, np.bool_)
-    proj = np.empty(8, np.int64)
+    room for all.  The last five arguments are room for each file's bounds per band
+    slot and its projections (allocated once per sweep: a cell's call is too short
+    to pay for ten allocations)."""
+    s_top = s_window[0]
+    s_bottom = s_window[1]
+    s_rlo = s_box[0]
+    s_rhi = s_box[1]
+    s_clo = s_box[2]
+    s_chi = s_box[3]
+    query = s_word[0]
+    limit_word = s_word[1]
     examined = 0
     scanned = 0
     n_p = 0
@@ -704,6 +704,14 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
 
 
 @njit(nogil=True, cache=True)
+def _slot_room(slots):
+    """Room for a file's bounds per band slot: key window (top, bottom), grid box (rows,
+    columns), filter words (query, limit) and whether the filter passes all."""
+    return (np.empty((2, slots), np.float64), np.empty((4, slots), np.int64),
+            np.empty((2, slots), np.uint64), np.empty(slots, np.bool_))
+
+
+@njit(nogil=True, cache=True)
 def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
                  band_cell_shift, band_sig_shift, band_row_min, band_col_min, band_rows, band_cols,
                  band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, ext_kf,
@@ -729,6 +737,8 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
     slots = 8
     s_band = np.empty(slots, np.int64)
     s_floor = np.empty(slots, np.float64)  # the cell's largest key reach, per band
+    s_window, s_box, s_word, pass_all = _slot_room(slots)
+    proj = np.empty(8, np.int64)
     ys = np.empty(1 << 16, np.int64)
     ends = np.empty(64, np.int64)
     for c in range(c0, c1):
@@ -762,6 +772,7 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                 slots *= 2
                 s_band = np.concatenate((s_band, s_band))
                 s_floor = np.concatenate((s_floor, s_floor))
+                s_window, s_box, s_word, pass_all = _slot_room(slots)
             s_band[n_s] = bb
             # the largest partner any file of the cell can have in band bb
             partner = min(size_factor * s_cell, float(band_max_size[bb]))
@@ -818,7 +829,8 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                 ends = np.empty(2 * (x1 - x0), np.int64)
             _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                        band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-                       ext_sf, tab, size_factor, whole_up_to, ends, ys, counts)
+                       ext_sf, tab, size_factor, whole_up_to, ends, ys, counts, s_window, s_box,
+                       s_word, pass_all, proj)
             out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf,
                                  tab, orig, size_factor)
             x0 = x1
