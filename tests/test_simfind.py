@@ -448,6 +448,40 @@ def test_a_window_start_serves_every_later_file_of_the_cell(monkeypatch):
     assert [1, 2] in got.tolist()
 
 
+def test_cells_end_in_key_order_however_they_arrive():
+    # The cell sort leaves each cell only roughly in key order (by a coarse level of the
+    # key); an insertion sort finishes it, and a cell it would take too long for is
+    # sorted whole.  Either way: key order, stable, each file's place recorded.
+    import simgui.core.simfind as simfind
+
+    rng = np.random.default_rng(12)
+    cells, rep_key, order = [0], [], []
+    for n, shuffled in [(0, False), (1, False), (2, True), (31, True), (300, False),
+                        (300, True), (2000, True), (2000, False)]:
+        keys = np.sort(rng.integers(0, n // 3 + 2, n)).astype(np.float64)  # ties too
+        arrival = np.arange(n)
+        if shuffled:
+            rng.shuffle(arrival)
+        else:  # nearly in order: a few neighbours swapped
+            for i in rng.integers(0, max(n - 1, 1), n // 20):
+                arrival[i], arrival[i + 1] = arrival[i + 1], arrival[i]
+        order.append(len(rep_key) + arrival)
+        rep_key.extend(keys[rng.permutation(n)] if shuffled else keys)
+        cells.append(cells[-1] + n)
+    rep_key = np.array(rep_key)
+    order = np.concatenate(order).astype(np.int64)
+    arrived = order.copy()
+    cell_start = np.array(cells, np.int64)
+    key = np.empty(len(order))
+    position = np.empty(len(order), np.int64)
+    simfind._order_cells(0, len(cells) - 1, cell_start, order, rep_key, key, position)
+    for p0, p1 in zip(cells[:-1], cells[1:]):
+        came = arrived[p0:p1]
+        assert order[p0:p1].tolist() == came[np.argsort(rep_key[came], kind="stable")].tolist()
+    assert np.array_equal(key, rep_key[order])
+    assert np.array_equal(position[order], np.arange(len(order)))
+
+
 @pytest.mark.parametrize("whole_up_to", [0, 64, 10**9])
 def test_work_counts_bound_each_other(monkeypatch, whole_up_to):
     # every pair found was a candidate that passed the filter; every candidate was looked at

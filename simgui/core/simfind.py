@@ -358,14 +358,17 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
 
 
 @njit(nogil=True, cache=True)
-def _band_extents(band_rank, n_bands, reps, sizes, spread, point):
+def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key):
     """Per band: largest W, smallest and largest size, range of totals and of
-    even-minus-odd counts."""
+    even-minus-odd counts, and range of keys."""
     w_max = np.zeros(n_bands, np.float64)
     min_size = np.full(n_bands, np.iinfo(np.int64).max, np.int64)
     max_size = np.zeros(n_bands, np.int64)
     lo = np.full((n_bands, 2), np.iinfo(np.int64).max, np.int64)
     hi = np.full((n_bands, 2), np.iinfo(np.int64).min, np.int64)
+    key_range = np.empty((n_bands, 2), np.float64)
+    key_range[:, 0] = np.inf
+    key_range[:, 1] = -np.inf
     for q in range(band_rank.shape[0]):
         b = band_rank[q]
         s = sizes[reps[q]]
@@ -375,18 +378,28 @@ def _band_extents(band_rank, n_bands, reps, sizes, spread, point):
         for d in range(2):
             lo[b, d] = min(lo[b, d], point[q, d])
             hi[b, d] = max(hi[b, d], point[q, d])
-    return w_max, min_size, max_size, lo, hi
+        key_range[b, 0] = min(key_range[b, 0], rep_key[q])
+        key_range[b, 1] = max(key_range[b, 1], rep_key[q])
+    return w_max, min_size, max_size, lo, hi, key_range
 
 
 @njit(nogil=True, cache=True)
 def _cell_codes(lo, hi, band_rank, point, band_shift, col_bits, index_bits, cell_shift, row_min,
-                col_min, out):
+                col_min, rep_key, key_bits, key_min, key_scale, out):
+    """Each representative's word to sort: its cell, its key's rank among ``key_bits``
+    levels of its band's key range (a monotone function of the key, so the sort leaves
+    each cell nearly in key order), and its own number."""
+    top = (1 << key_bits) - 1
     for q in range(lo, hi):
         b = band_rank[q]
         k = cell_shift[b]
         row = (point[q, 0] >> k) - row_min[b]
         col = (point[q, 1] >> k) - col_min[b]
         code = (b << band_shift) | (row << col_bits) | col
+        level = (rep_key[q] - key_min[b]) * key_scale[b]
+        if not level >= 0.0:  # NaN too: the level only speeds the sort up
+            level = 0.0
+        code = (code << key_bits) | np.int64(min(level, float(top)))
         out[q] = (np.uint64(code) << np.uint64(index_bits)) | np.uint64(q)
     return 0
 
@@ -419,32 +432,42 @@ def _signature(proj, shift, minus):
 
 
 @njit(nogil=True, cache=True)
+def _insertion_sort(p0, p1, key, order, budget):
+    """Sort key[p0:p1] (and order alike) by insertion, stably, unless that takes more
+    than ``budget`` moves: then stop and return False (both still permuted alike)."""
+    for i in range(p0 + 1, p1):
+        k = key[i]
+        o = order[i]
+        j = i - 1
+        while j >= p0 and key[j] > k:
+            key[j + 1] = key[j]
+            order[j + 1] = order[j]
+            j -= 1
+        key[j + 1] = k
+        order[j + 1] = o
+        budget -= i - 1 - j
+        if budget < 0:
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True)
 def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
     """Sort each of cells c0 .. c1-1 by key: ``order`` (representatives in search order)
     in place, their keys into ``key`` and each one's place into ``position``.  (Even the
     cells scanned whole: a file's key window in a neighbour cell starts where the
-    previous file's did, which needs the files in key order.)"""
+    previous file's did, which needs the files in key order.)  The cells arrive nearly
+    in key order, so an insertion sort does it in a few moves; one that takes more
+    (keys the sort could not tell apart) is sorted again whole, stably either way."""
     for c in range(c0, c1):
         p0 = cell_start[c]
         p1 = cell_start[c + 1]
         for p in range(p0, p1):
             key[p] = rep_key[order[p]]
-        if p1 - p0 > 1:
-            if p1 - p0 <= 32:
-                for i in range(p0 + 1, p1):
-                    k = key[i]
-                    o = order[i]
-                    j = i - 1
-                    while j >= p0 and key[j] > k:
-                        key[j + 1] = key[j]
-                        order[j + 1] = order[j]
-                        j -= 1
-                    key[j + 1] = k
-                    order[j + 1] = o
-            else:
-                by = np.argsort(key[p0:p1], kind="mergesort")
-                key[p0:p1] = key[p0:p1][by]
-                order[p0:p1] = order[p0:p1][by]
+        if not _insertion_sort(p0, p1, key, order, max(4 * (p1 - p0), 256)):
+            by = np.argsort(key[p0:p1], kind="mergesort")
+            key[p0:p1] = key[p0:p1][by]
+            order[p0:p1] = order[p0:p1][by]
         for p in range(p0, p1):
             position[order[p]] = p
     return 0
@@ -860,8 +883,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
         _, band_rank = np.unique(band, return_inverse=True)
         n_bands = int(band_rank.max()) + 1
     band_rank = np.ascontiguousarray(band_rank, dtype=np.int64).reshape(-1)
-    w_max, min_size, max_size, lo, hi = _band_extents(band_rank, n_bands, reps, sizes, spread,
-                                                      point)
+    w_max, min_size, max_size, lo, hi, key_range = _band_extents(band_rank, n_bands, reps, sizes,
+                                                                 spread, point, rep_key)
     # cells about as wide as the largest sum-table reach of the band, a power of two
     cell_shift = np.maximum(0, np.round(np.log2(w_max * _CELL_SCALE))).astype(np.int64)
     # the signature's quantum: differences up to W span at most 31 steps
@@ -885,12 +908,21 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
             break
         cell_shift += 1  # coarser cells are as exact, only slower
     band_shift = row_bits + col_bits
+    # below the cell, a key level, in the bits the radix sort's passes have room for
+    # (at least 12): cells then need only an insertion sort by key
+    cell_bits = band_bits + band_shift
+    key_bits = min(63 - index_bits - cell_bits, -(-(cell_bits + 12) // 11) * 11 - cell_bits)
+    key_span = key_range[:, 1] - key_range[:, 0]
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        key_scale = ((1 << key_bits) - 1) / key_span
+    key_scale[~np.isfinite(key_scale)] = 0.0  # one key, or a span too small to divide by
     packed = np.empty(m, np.uint64)
     _in_chunks(_cell_codes, m, band_rank, point, band_shift, col_bits, index_bits, cell_shift,
-               row_min, col_min, packed)
-    packed = sort_bits(packed, index_bits, index_bits + band_bits + band_shift)
+               row_min, col_min, rep_key, np.int64(key_bits), key_range[:, 0].copy(), key_scale,
+               packed)
+    packed = sort_bits(packed, index_bits, index_bits + cell_bits + key_bits)
     order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
-    code = (packed >> np.uint64(index_bits)).astype(np.int64)
+    code = (packed >> np.uint64(index_bits + key_bits)).astype(np.int64)
     first = np.flatnonzero(np.diff(code, prepend=-1) != 0)
     cell_code = code[first]
     cell_start = np.append(first, m).astype(np.int64)
