@@ -1120,25 +1120,47 @@ class SearchSpace:
 
 
 @njit(nogil=True, cache=True)
-def _expanded_count(lo, hi, rep_pairs, class_size):
+def _mark_copies(multi, start, members, n):
+    """Per file: it is in one of the classes ``multi`` (of more than one file).  (A flag
+    per file is an eighth of a class size per file, and is set for the copies only.)"""
+    copies = np.zeros(n, np.bool_)
+    for c in multi:
+        for i in range(start[c], start[c + 1]):
+            copies[members[i]] = True
+    return copies
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _class_size(a, of_file, start):
+    c = of_file[a]
+    return start[c + 1] - start[c]
+
+
+@njit(nogil=True, cache=True)
+def _expanded_count(lo, hi, rep_pairs, copies, of_file, start):
     """How many file pairs class pairs lo .. hi-1 expand to."""
-    if class_size.shape[0] == 0:
+    if copies.shape[0] == 0:
         return hi - lo
     m = 0
     for p in range(lo, hi):
-        m += class_size[rep_pairs[p, 0]] * class_size[rep_pairs[p, 1]]
+        a = rep_pairs[p, 0]
+        b = rep_pairs[p, 1]
+        if copies[a] or copies[b]:
+            m += _class_size(a, of_file, start) * _class_size(b, of_file, start)
+        else:
+            m += 1
     return m
 
 
 @njit(nogil=True, cache=True)
-def _expand(lo, hi, rep_pairs, class_size, of_file, start, members, n, out, at):
+def _expand(lo, hi, rep_pairs, copies, of_file, start, members, n, out, at):
     """Every member pair of class pairs lo .. hi-1, as codes a * n + b (a < b), written
     from ``out[at]``; returns where they end."""
     m = at
     for p in range(lo, hi):
         a = rep_pairs[p, 0]
         b = rep_pairs[p, 1]
-        if class_size.shape[0] == 0 or (class_size[a] == 1 and class_size[b] == 1):
+        if copies.shape[0] == 0 or not (copies[a] or copies[b]):
             out[m] = min(a, b) * n + max(a, b)
             m += 1
             continue
@@ -1212,12 +1234,14 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
         raise ValueError("a representative pair names a file out of range")
     per_class = np.diff(classes.members_start)
     multi = np.flatnonzero(per_class > 1)
-    class_size = per_class[classes.of_file] if len(multi) else np.zeros(0, np.int64)
+    copies = (_mark_copies(multi, classes.members_start, classes.members, n) if len(multi)
+              else np.zeros(0, np.bool_))
     k = per_class[multi]
     within = int((k * (k - 1) // 2).sum() if expand_identical else (k - 1).sum())
     parts = _threads.workers() if len(rep_pairs) >= _threads.PARALLEL_FROM else 1
     cuts = np.linspace(0, len(rep_pairs), parts + 1).astype(np.int64)
-    counts = _map(lambda i: _expanded_count(cuts[i], cuts[i + 1], rep_pairs, class_size),
+    counts = _map(lambda i: _expanded_count(cuts[i], cuts[i + 1], rep_pairs, copies,
+                                            classes.of_file, classes.members_start),
                   range(parts))
     at = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     m = int(at[-1]) + within
@@ -1227,7 +1251,7 @@ def expand_pairs(classes: Classes, rep_pairs: np.ndarray, expand_identical: bool
         if i == parts:
             return _pairs_within(multi, classes.members_start, classes.members,
                                  bool(expand_identical), np.int64(n), codes, at[-1])
-        return _expand(cuts[i], cuts[i + 1], rep_pairs, class_size, classes.of_file,
+        return _expand(cuts[i], cuts[i + 1], rep_pairs, copies, classes.of_file,
                        classes.members_start, classes.members, np.int64(n), codes, at[i])
 
     _map(expand, range(parts + 1))
