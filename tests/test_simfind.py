@@ -61,6 +61,7 @@ def test_classes_hold_equal_rows_only():
         rows = c.members[c.members_start[k]:c.members_start[k + 1]]
         assert (tables[rows] == tables[rows[0]]).all() and (sizes[rows] == sizes[rows[0]]).all()
     assert len(c.first) == len({(s, *t) for s, t in zip(sizes.tolist(), tables.tolist())})
+    assert np.flatnonzero(c.is_first).tolist() == sorted(c.first.tolist())
 
 
 def test_per_extension_overrides_apply_to_their_extension_only():
@@ -341,6 +342,7 @@ def test_hash_collisions_never_merge_or_split_classes(monkeypatch):
                  for k in range(len(c.first)))
     assert got == sorted(groups.values())  # members ascending within each class
     assert (c.first == c.members[c.members_start[:-1]]).all()
+    assert c.is_first.tolist() == [i in set(c.first.tolist()) for i in range(600)]
     assert all(c.of_file[m] == k for k in range(len(c.first))
                for m in c.members[c.members_start[k]:c.members_start[k + 1]])
 

@@ -116,6 +116,7 @@ class Classes:
     first: np.ndarray  # int64 (c,): a representative file of each class
     members_start: np.ndarray  # int64 (c+1,): CSR offsets into members
     members: np.ndarray  # int64 (n,): files ordered by class, ascending index within
+    is_first: np.ndarray  # bool (n,): the file is its class's first (its representative)
 
 
 def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None = None,
@@ -147,8 +148,9 @@ def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None
     else:  # pragma: no cover - more than a trillion files
         order = np.argsort(hashes, kind="stable")
         run_keys = hashes[order]
-    members, members_start, of_file = _split_classes(order, run_keys, sizes, tables, ext, extra)
-    return Classes(of_file, members[members_start[:-1]], members_start, members)
+    members, members_start, of_file, is_first = _split_classes(order, run_keys, sizes, tables, ext,
+                                                               extra)
+    return Classes(of_file, members[members_start[:-1]], members_start, members, is_first)
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -250,7 +252,7 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
 
 
 @njit(nogil=True, cache=True)
-def _number_classes(lo, hi, first_class, members, starts, members_start, of_file):
+def _number_classes(lo, hi, first_class, members, starts, members_start, of_file, is_first):
     """Class numbers for rows lo .. hi-1, the first class there being ``first_class``."""
     c = first_class - 1
     for k in range(lo, hi):
@@ -258,11 +260,12 @@ def _number_classes(lo, hi, first_class, members, starts, members_start, of_file
             c += 1
             members_start[c] = k
         of_file[members[k]] = c
+        is_first[members[k]] = starts[k]
     return 0
 
 
 def _split_classes(order, run_keys, sizes, tables, ext, extra):
-    """Classes from rows sorted by hash: (members, members_start, of_file)."""
+    """Classes from rows sorted by hash: (members, members_start, of_file, is_first)."""
     n = len(order)
     parts = _threads.workers() if n and n >= _threads.PARALLEL_FROM else 1
     # cut at the starts of runs, so no run is split between threads
@@ -276,9 +279,10 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
     members_start = np.empty(first[-1] + 1, np.int64)
     members_start[-1] = n
     of_file = np.empty(n, np.int64)
+    is_first = np.empty(n, np.bool_)
     _map(lambda i: _number_classes(cuts[i], cuts[i + 1], first[i], members, starts, members_start,
-                                   of_file), range(len(cuts) - 1))
-    return members, members_start, of_file
+                                   of_file, is_first), range(len(cuts) - 1))
+    return members, members_start, of_file, is_first
 
 
 # --------------------------------------------------------------------------- search
@@ -1036,14 +1040,11 @@ class SearchSpace:
         above the smallest similar size and, in a class of copies with several
         extensions, the first file of each of its other extensions too (the
         extension rule pairs a file with copies of its own extension only)."""
-        first = self.classes.first
         of_file = self.classes.of_file
-        big = self.sizes[first] >= max(self.min_similar_size, 1)
-        reps = np.zeros(len(self.sizes), bool)
-        reps[first[big]] = True
+        big = self.sizes >= max(self.min_similar_size, 1)  # copies share a size
+        reps = self.classes.is_first & big
         if self.mixed_extensions:
-            other = np.flatnonzero(big[of_file] & _in_another_extension(self.classes,
-                                                                        self.ext_ids))
+            other = np.flatnonzero(big & _in_another_extension(self.classes, self.ext_ids))
             code = of_file[other] * (int(self.ext_ids.max()) + 1) + self.ext_ids[other]
             _, at = np.unique(code, return_index=True)  # each (class, extension)'s lowest
             reps[other[at]] = True
@@ -1116,7 +1117,9 @@ class SearchSpace:
         # a match in an extension with its own fixed tolerances holds at any slider
         fixed = list(self.override_ids(overrides))
         preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
-        return pairs[self.one_per_class_pair(pairs, preferred)], work
+        if self.mixed_extensions:
+            pairs = pairs[self.one_per_class_pair(pairs, preferred)]
+        return pairs, work
 
 
 @njit(nogil=True, cache=True)
