@@ -46,6 +46,16 @@ def test_bad_schemes_are_refused():
         KeyScheme("short", (1.0,) * 15)
     with pytest.raises(ValueError):
         KeyScheme.from_tag_weights("x", {0x01: 1.0})  # 0x01 is not a default tag
+    for weight in (float("nan"), float("inf"), -1e101, 1e305):
+        with pytest.raises(ValueError, match="numbers from -1e.100 to 1e.100"):
+            KeyScheme.from_tag_weights("x", {0x00: weight})
+
+
+def test_the_largest_weights_keep_every_key_finite():
+    # inf - inf would make a NaN key, which no tolerance holds and no sort can place
+    extreme = KeyScheme("extreme", (1e100, -1e100) + (1e100,) * 14)
+    tables = np.array([[2**62] * 16, [2**62, 0] * 8, [0, 2**62] * 8], np.int64)
+    assert np.isfinite(compute_keys(tables, extreme)).all()
 
 
 @pytest.mark.parametrize("path, ext", [("a/b.TXT", "txt"), ("x.tar.gz", "gz"), ("noext", ""),

@@ -20,6 +20,10 @@ from simgui.core.workers import in_chunks
 #: under a terabyte, so each extension gets its own horizontal stripe (the
 #: paper's Figure 4), yet small enough that float64 keys keep 1/256 resolution.
 EXTENSION_SPAN = float(1 << 44)
+#: The largest weight, in size: 16 counts of up to 2**63 times this stay far below the
+#: largest double, so no key overflows to infinity (inf - inf would make a NaN key,
+#: which no tolerance holds and no sort can place).
+MAX_WEIGHT = 1e100
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,9 @@ class KeyScheme:
     def __post_init__(self):
         if len(self.weights) != TAG_COUNT:
             raise ValueError(f"a key scheme needs {TAG_COUNT} weights, got {len(self.weights)}")
-        if not all(np.isfinite(self.weights)):
-            raise ValueError("key weights must be finite numbers")
+        if not all(abs(w) <= MAX_WEIGHT for w in self.weights):  # NaN too
+            raise ValueError(f"key weights must be numbers from -{MAX_WEIGHT:g} to "
+                             f"{MAX_WEIGHT:g}")
 
     @classmethod
     def from_tag_weights(cls, name: str, weights: Mapping[int, float],

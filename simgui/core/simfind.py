@@ -437,13 +437,15 @@ def _signature(proj, shift, minus):
 
 @njit(nogil=True, cache=True)
 def _insertion_sort(p0, p1, key, order, budget):
-    """Sort key[p0:p1] (and order alike) by insertion, stably, unless that takes more
-    than ``budget`` moves: then stop and return False (both still permuted alike)."""
+    """Sort key[p0:p1] (and order alike) by insertion, stably, NaN last (as numpy's
+    sorts do), unless that takes more than ``budget`` moves: then stop and return False
+    (both still permuted alike)."""
     for i in range(p0 + 1, p1):
         k = key[i]
         o = order[i]
         j = i - 1
-        while j >= p0 and key[j] > k:
+        # a NaN compares false with anything: it would be a wall no key moves past
+        while j >= p0 and (key[j] > k or (key[j] != key[j] and k == k)):
             key[j + 1] = key[j]
             order[j + 1] = order[j]
             j -= 1
