@@ -362,9 +362,9 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
 
 
 @njit(nogil=True, cache=True)
-def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key):
+def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key, ext_ids, ext_offsets):
     """Per band: largest W, smallest and largest size, range of totals and of
-    even-minus-odd counts, and range of keys."""
+    even-minus-odd counts, and range of keys less their extension offsets."""
     w_max = np.zeros(n_bands, np.float64)
     min_size = np.full(n_bands, np.iinfo(np.int64).max, np.int64)
     max_size = np.zeros(n_bands, np.int64)
@@ -382,28 +382,33 @@ def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key):
         for d in range(2):
             lo[b, d] = min(lo[b, d], point[q, d])
             hi[b, d] = max(hi[b, d], point[q, d])
-        key_range[b, 0] = min(key_range[b, 0], rep_key[q])
-        key_range[b, 1] = max(key_range[b, 1], rep_key[q])
+        plain = rep_key[q] - ext_offsets[ext_ids[reps[q]]]
+        key_range[b, 0] = min(key_range[b, 0], plain)
+        key_range[b, 1] = max(key_range[b, 1], plain)
     return w_max, min_size, max_size, lo, hi, key_range
 
 
 @njit(nogil=True, cache=True)
 def _cell_codes(lo, hi, band_rank, point, band_shift, col_bits, index_bits, cell_shift, row_min,
-                col_min, rep_key, key_bits, key_min, key_scale, out):
-    """Each representative's word to sort: its cell, its key's rank among ``key_bits``
-    levels of its band's key range (a monotone function of the key, so the sort leaves
-    each cell nearly in key order), and its own number."""
-    top = (1 << key_bits) - 1
+                col_min, rep_key, reps, ext_ids, ext_offsets, ext_rank, ext_bits, level_bits,
+                key_min, key_scale, out):
+    """Each representative's word to sort: its cell; its extension's rank by offset and
+    its key's level, one of ``level_bits`` levels of its band's range of keys less
+    their offsets (together a monotone function of the key unless two extensions'
+    keys meet in one cell, so the sort leaves each cell nearly in key order); and its
+    own number."""
+    top = (1 << level_bits) - 1
     for q in range(lo, hi):
         b = band_rank[q]
         k = cell_shift[b]
         row = (point[q, 0] >> k) - row_min[b]
         col = (point[q, 1] >> k) - col_min[b]
         code = (b << band_shift) | (row << col_bits) | col
-        level = (rep_key[q] - key_min[b]) * key_scale[b]
+        e = ext_ids[reps[q]]
+        level = (rep_key[q] - ext_offsets[e] - key_min[b]) * key_scale[b]
         if not level >= 0.0:  # NaN too: the level only speeds the sort up
             level = 0.0
-        code = (code << key_bits) | np.int64(min(level, float(top)))
+        code = (((code << ext_bits) | ext_rank[e]) << level_bits) | np.int64(min(level, float(top)))
         out[q] = (np.uint64(code) << np.uint64(index_bits)) | np.uint64(q)
     return 0
 
@@ -866,10 +871,11 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
     return out, found
 
 
-def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_factor
+def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor
                    ) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
-    counts of the work done."""
+    counts of the work done.  ``ext_offsets``: what the extension modification adds to
+    the keys, per extension id."""
     m = len(reps)
     band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
     band = np.empty(m, np.int64)
@@ -890,7 +896,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
         n_bands = int(band_rank.max()) + 1
     band_rank = np.ascontiguousarray(band_rank, dtype=np.int64).reshape(-1)
     w_max, min_size, max_size, lo, hi, key_range = _band_extents(band_rank, n_bands, reps, sizes,
-                                                                 spread, point, rep_key)
+                                                                 spread, point, rep_key,
+                                                                 ext_ids, ext_offsets)
     # cells about as wide as the largest sum-table reach of the band, a power of two
     cell_shift = np.maximum(0, np.round(np.log2(w_max * _CELL_SCALE))).astype(np.int64)
     # the signature's quantum: differences up to W span at most 31 steps
@@ -914,17 +921,28 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, size_fact
             break
         cell_shift += 1  # coarser cells are as exact, only slower
     band_shift = row_bits + col_bits
-    # below the cell, a key level, in the bits the radix sort's passes have room for
-    # (at least 12): cells then need only an insertion sort by key
+    # below the cell, the extension's rank by offset and a level of the key less the
+    # offset, in the bits the radix sort's passes have room for (at least 12 for the
+    # level): cells then need only an insertion sort by key
     cell_bits = band_bits + band_shift
-    key_bits = min(63 - index_bits - cell_bits, -(-(cell_bits + 12) // 11) * 11 - cell_bits)
+    room = 63 - index_bits - cell_bits
+    offsets, ext_rank = np.unique(ext_offsets, return_inverse=True)  # one offset, one rank
+    ext_bits = (len(offsets) - 1).bit_length()
+    if ext_bits > room:
+        ext_bits = 0
+        ext_rank[:] = 0
+    ext_rank = ext_rank.astype(np.int64).reshape(-1)
+    level_bits = min(room - ext_bits,
+                     -(-(cell_bits + ext_bits + 12) // 11) * 11 - cell_bits - ext_bits)
+    key_bits = ext_bits + level_bits
     key_span = key_range[:, 1] - key_range[:, 0]
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        key_scale = ((1 << key_bits) - 1) / key_span
+        key_scale = ((1 << level_bits) - 1) / key_span
     key_scale[~np.isfinite(key_scale)] = 0.0  # one key, or a span too small to divide by
     packed = np.empty(m, np.uint64)
     _in_chunks(_cell_codes, m, band_rank, point, band_shift, col_bits, index_bits, cell_shift,
-               row_min, col_min, rep_key, np.int64(key_bits), key_range[:, 0].copy(), key_scale,
+               row_min, col_min, rep_key, reps, ext_ids, ext_offsets, ext_rank,
+               np.int64(ext_bits), np.int64(level_bits), key_range[:, 0].copy(), key_scale,
                packed)
     packed = sort_bits(packed, index_bits, index_bits + cell_bits + key_bits)
     order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
@@ -984,6 +1002,11 @@ def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.n
     return distinct, np.fromiter(map(number.__getitem__, extensions), np.int64, len(extensions))
 
 
+def _extension_offsets(distinct: Sequence[str]) -> np.ndarray:
+    """What compute_keys adds to a key, per extension (looked up once per extension)."""
+    return np.array([extension_offset(e) for e in distinct], np.float64)
+
+
 def _in_another_extension(classes: Classes, ext_ids: np.ndarray) -> np.ndarray:
     """Per file: its extension is not its class's first file's."""
     return ext_ids != ext_ids[classes.first][classes.of_file]
@@ -1026,7 +1049,7 @@ class SearchSpace:
             if len(ext_ids) != len(sizes):
                 raise ValueError("one extension per file is needed")
             # what compute_keys adds, looked up once per extension
-            keys = keys + np.array([extension_offset(e) for e in distinct])[ext_ids]
+            keys = keys + _extension_offsets(distinct)[ext_ids]
         else:
             ext_ids = np.zeros(len(sizes), np.int64)
             distinct = None
@@ -1070,6 +1093,12 @@ class SearchSpace:
         code = np.minimum(ca, cb) * len(self.classes.first) + np.maximum(ca, cb)
         _, at = np.unique(code, return_index=True)  # the first of each, in that order
         return np.sort(order[at])
+
+    def extension_offsets(self) -> np.ndarray:
+        """What the extension modification adds to the keys, per extension id."""
+        if self.extensions is None:
+            return np.zeros(1)
+        return _extension_offsets(self.extensions)
 
     def override_ids(self, overrides: Mapping[str, Tolerances] | None) -> dict[int, Tolerances]:
         """Extension id -> tolerances, for the overrides naming an extension present."""
@@ -1115,7 +1144,8 @@ class SearchSpace:
         pairs, work = _similar_pairs(reps, self.sizes, self.tables,
                                      np.ascontiguousarray(self.keys, dtype=np.float64),
                                      np.ascontiguousarray(self.ext_ids, dtype=np.int64),
-                                     key_frac, sum_frac, self.size_factor)
+                                     key_frac, sum_frac, self.extension_offsets(),
+                                     self.size_factor)
         # a match in an extension with its own fixed tolerances holds at any slider
         fixed = list(self.override_ids(overrides))
         preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
