@@ -380,8 +380,8 @@ def _other_file_system(monkeypatch, dest: Path) -> None:
 def test_move_to_another_file_system_copies_verifies_then_removes(tmp_path, store,
                                                                   monkeypatch):
     t, dest = tmp_path / "t", tmp_path / "dest"
-    originals = make_tree(t, {"a": os.urandom(3 << 20), "sub/b": b""})
-    originals.update(make_tree(t / "dup", {"a": originals[str(t / "a")], "sub/b": b""}))
+    originals = make_tree(t, {"a": os.urandom(3 << 20), "sub/b": b"b"})
+    originals.update(make_tree(t / "dup", {"a": originals[str(t / "a")], "sub/b": b"b"}))
     _other_file_system(monkeypatch, dest)
     result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
                                   target_dir=str(dest), roots=[str(t / "dup"), str(t)],
@@ -773,7 +773,7 @@ def test_plan_says_how_many_files_are_only_similar(tmp_path, store):
     make_tree(t, {"a": b"same content", "b": b"same content", "c": b"same c0ntent"})
     groups = scan_groups(store, t, [[t / "a", t / "b", t / "c"]])
     text = plan_removal(groups, action=Action.TRASH).describe()
-    assert "1 of these files are not identical to the kept copy (similar only)" in text
+    assert "1 of these files is not identical to the kept copy (similar only)" in text
     assert "similar only" not in plan_removal(groups, action=Action.TRASH,
                                               identical_only=True).describe()
 
@@ -815,6 +815,6 @@ def test_cli_trash_of_similar_files_says_so(similar_pair, capsys):
     data, db, edited = similar_pair
     capsys.readouterr()
     assert main(["remove", "--db", db, "--dry-run"]) == 0
-    assert "1 of these files are not identical" in capsys.readouterr().out
+    assert "1 of these files is not identical" in capsys.readouterr().out
     assert main(["remove", "--db", db, "--include-similar", "--dry-run"]) == 0
-    assert "1 of these files are not identical" in capsys.readouterr().out
+    assert "1 of these files is not identical" in capsys.readouterr().out

@@ -135,6 +135,7 @@ class Plan:
     target_dir: str | None = None
     identical_only: bool = False
     other_names: int = 0  # of left_alone: another name of a file that stays (same inode)
+    empty: int = 0  # of left_alone: empty files, chosen only when marked
 
     @property
     def similar_only(self) -> int:
@@ -151,7 +152,7 @@ class Plan:
 
     def describe(self) -> str:
         n, size = self.files, format_bytes(self.bytes)
-        files = f"{n:,} file{'s' if n != 1 else ''} ({size})"
+        files = f"{_count(n, 'file')} ({size})"
         lines = []
         if not self.operations:
             lines.append("Nothing to do.")
@@ -162,25 +163,39 @@ class Plan:
                 Action.MOVE: f"Move {files} to {self.target_dir}",
                 Action.HARDLINK: f"Replace {files} with hard links to the copy kept",
                 Action.SYMLINK: f"Replace {files} with symbolic links to the copy kept",
-            }[self.action] + f", keeping one file in each of {len(self.kept):,} groups.")
+            }[self.action] + (f", keeping one file in each of {len(self.kept):,} groups."
+                              if len(self.kept) > 1 else ", keeping one file of the group."))
             if any(op.by_identity for op in self.operations):
                 lines.append("Each file is compared byte for byte with the kept copy right "
                              "before acting.")
             if similar := self.similar_only:
-                lines.append(f"{similar:,} of these files are not identical to the kept copy "
-                             "(similar only)" + (": what differs in them is deleted for good."
-                                                 if self.action is Action.DELETE else "."))
+                lines.append(f"{similar:,} of these files {'is' if similar == 1 else 'are'} "
+                             "not identical to the kept copy (similar only)"
+                             + (": what differs in them is deleted for good."
+                                if self.action is Action.DELETE else "."))
         if self.left_alone:
-            lines.append(f"{self.left_alone:,} other files of these groups are left alone.")
+            lines.append(f"{_count(self.left_alone, 'other file')} of these groups "
+                         f"{'is' if self.left_alone == 1 else 'are'} left alone.")
+        if self.empty:
+            empty = _count(self.empty, "of them is an empty file", "of them are empty files")
+            lines.append(f"{empty}: removing one frees nothing, and empty files such as "
+                         "__init__.py or .gitkeep matter by their names (mark them in the "
+                         "window to act on them).")
         if self.other_names:
-            lines.append(f"{self.other_names:,} of them are another name of a file that stays "
-                         "(same device and inode), not a copy of it.")
+            lines.append(f"{_count(self.other_names, 'of them is', 'of them are')} another name "
+                         "of a file that stays (same device and inode), not a copy of it.")
         if self.refused:
-            lines.append(f"{len(self.refused):,} groups refused, nothing in them is touched:")
+            lines.append(f"{_count(len(self.refused), 'group')} refused, nothing in "
+                         f"{'it' if len(self.refused) == 1 else 'them'} is touched:")
             lines += [f"  group {r.group_id}: {r.reason}" for r in self.refused[:20]]
             if len(self.refused) > 20:
                 lines.append(f"  ... and {len(self.refused) - 20:,} more")
         return "\n".join(lines)
+
+
+def _count(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 file``, ``2 files``: a count with its noun."""
+    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
 def plan_removal(groups: Iterable[Group], *, action: Action, keep: KeepRule = KeepRule.OLDEST,
@@ -188,7 +203,8 @@ def plan_removal(groups: Iterable[Group], *, action: Action, keep: KeepRule = Ke
                  target_dir: str | None = None, roots: Sequence[str] = ()) -> Plan:
     """Keep one file per group (reference folders first, then ``keep``), act on the others.
 
-    With ``identical_only`` (and always for links) only files identical to the
+    Empty files stay (as the window never marks them): removing one frees nothing,
+    and files such as ``__init__.py`` or ``.gitkeep`` matter by their names.  With ``identical_only`` (and always for links) only files identical to the
     kept one are acted on; hard links never cross devices.
     """
     return _plan(groups, None, Action(action), KeepRule(keep), references, identical_only,
@@ -213,6 +229,9 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             raise ValueError("moving needs a target folder")
         target_dir = os.path.abspath(target_dir)
     refs = _folders(references)
+    # the same folders with symbolic links resolved: a reference named through a link
+    # (or files stored through one) must protect the same files
+    real_refs = [os.path.realpath(r) for r in refs]
     roots = sorted(_folders(roots), key=len, reverse=True)  # longest root first
     by_identity = identical_only or action.links
     # a file in two groups could be kept in one and removed in the other
@@ -225,12 +244,19 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             plan.refused.append(Refusal(group.id, f"{twice} appears more than once"))
             continue
         # sets of paths, not lists of members: groups of thousands of files stay linear
-        protected = {m.path for m in files if _under(m.path, refs)}
+        protected = {m.path for m in files if refs and (
+            _under(m.path, refs) or _under(os.path.realpath(m.path), real_refs))}
         if marked is None:
             kept = min([m for m in files if m.path in protected] or files,
                        key=_RULE_KEYS[keep])
             chosen = [m for m in files if m.path not in protected and m is not kept]
-            stay = [m for m in files if m.path in protected or m is kept]
+            empty = sum(m.size == 0 for m in chosen)
+            if empty:
+                chosen = [m for m in chosen if m.size]
+                plan.left_alone += empty
+                plan.empty += empty
+            acted = {m.path for m in chosen}
+            stay = [m for m in files if m.path not in acted]
         else:
             chosen = [m for m in files if m.path in marked]
             if not chosen:
