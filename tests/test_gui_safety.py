@@ -138,6 +138,33 @@ def test_a_failed_reload_leaves_nothing_to_act_on(qtbot, window, tree):
     assert bad.read_bytes() == b"hello" * 100
 
 
+def test_a_damaged_store_is_named_in_the_message(qtbot, window, tree):
+    import shutil
+    import sqlite3
+
+    scan(qtbot, window, tree)
+    damaged = tree.parent / "damaged.sqlite3"
+    with sqlite3.connect(window.store_path()) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    shutil.copy(window.store_path(), damaged)
+    with sqlite3.connect(damaged) as con:
+        con.execute("PRAGMA journal_mode = DELETE")
+        page = con.execute("PRAGMA page_size").fetchone()[0]
+        root_page = con.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'files'").fetchone()[0]
+    con.close()
+    with open(damaged, "r+b") as f:  # the files table unreadable, the store still opens
+        f.seek((root_page - 1) * page)
+        f.write(b"\xa5" * page)
+    new = window.current_settings()
+    new.store = str(damaged)
+    with idle(qtbot, window):
+        window.apply_preferences(new)
+    status = window.status_text.text()
+    assert str(damaged) in status and "damaged" in status and "not affected" in status
+    assert window.table is None and not window.trash_action.isEnabled()
+
+
 def test_the_charts_key_variant_runs_a_new_search(qtbot, window, tree):
     scan(qtbot, window, tree)
     with idle(qtbot, window):

@@ -346,6 +346,12 @@ class Store:
                 "DELETE FROM scan_issues WHERE scan_id NOT IN "
                 "(SELECT id FROM scans ORDER BY id DESC LIMIT ?)", (_KEEP_ISSUES_OF_SCANS,))
 
+    def scanned_roots(self) -> list[str]:
+        """Every folder any scan was asked for, newest scan first, each once."""
+        with self._guard("reading the scans"):
+            rows = self._db.execute("SELECT roots FROM scans ORDER BY id DESC").fetchall()
+        return list(dict.fromkeys(root for (text,) in rows for root in json.loads(text)))
+
     def known_files(self, roots: Iterable[bytes]) -> dict[bytes, KnownFile]:
         """Every stored file at or under the given roots, by path."""
         known: dict[bytes, KnownFile] = {}
@@ -355,7 +361,9 @@ class Store:
         for root in roots:
             below = root.rstrip(b"/") + b"/"
             # every path under 'root/' sorts between 'root/' and 'root0' ('0' follows '/')
-            for row in self._db.execute(sql, (root, below, below[:-1] + b"0")):
+            with self._guard("reading the stored files"):
+                rows = self._db.execute(sql, (root, below, below[:-1] + b"0")).fetchall()
+            for row in rows:
                 known[row[0]] = KnownFile(row[1], row[2], row[3], row[4], row[5], row[6],
                                           bool(row[7]), bool(row[8]))
         return known
@@ -414,13 +422,14 @@ class Store:
 
     def stats(self) -> dict:
         """Counts for ``simgui stats``: files, bytes, errors, last_scan."""
-        files, total = self._db.execute(
-            "SELECT count(*), coalesce(sum(size), 0) FROM files WHERE error IS NULL").fetchone()
-        errors = self._db.execute(
-            "SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
-        row = self._db.execute(
-            "SELECT id, started_at, finished_at, roots, status, files_read, files_unchanged, "
-            "bytes_read, errors, skipped FROM scans ORDER BY id DESC LIMIT 1").fetchone()
+        with self._guard("reading the store's counts"):
+            files, total = self._db.execute("SELECT count(*), coalesce(sum(size), 0) FROM files "
+                                            "WHERE error IS NULL").fetchone()
+            errors = self._db.execute(
+                "SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
+            row = self._db.execute(
+                "SELECT id, started_at, finished_at, roots, status, files_read, files_unchanged, "
+                "bytes_read, errors, skipped FROM scans ORDER BY id DESC LIMIT 1").fetchone()
         last = None
         if row:
             last = {"id": row[0], "started_at": _iso(row[1]),
@@ -435,10 +444,11 @@ class Store:
         """Every file with a sum table (of ``tagset_id``, default: the default tags)."""
         if tagset_id is None:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
-        rows = self._db.execute(
-            "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, inode, "
-            "simhash, minhash FROM files "
-            "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
+        with self._guard("reading the stored files"):
+            rows = self._db.execute(
+                "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, "
+                "inode, simhash, minhash FROM files "
+                "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
         n = len(rows)
         tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
         fingerprinted = np.fromiter((r[10] is not None and r[9] is not None for r in rows),
@@ -483,7 +493,11 @@ class _Guard:
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, sqlite3.Error):
-            raise StoreError(f"store {self.path}: failed {self.doing}: {exc}") from None
+            # a page that cannot be read (not a full disk, a lock or a read-only file)
+            damaged = exc_type in (sqlite3.DatabaseError, sqlite3.IntegrityError)
+            raise StoreError(f"store {self.path}: failed {self.doing}: {exc}" + (
+                " (the store is damaged; your files are not affected: move the store aside "
+                "and scan again)" if damaged else "")) from None
         return False
 
 

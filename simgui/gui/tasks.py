@@ -12,6 +12,7 @@ puzzles); :class:`Tasks` owns that pool.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -74,6 +75,9 @@ class Task(QObject):
 
 
 def _message(exc: Exception) -> str:
+    if type(exc) in (sqlite3.DatabaseError, sqlite3.IntegrityError):  # a page unreadable
+        return (f"the store is damaged ({exc}); your files are not affected: choose "
+                "another store file in Edit › Settings, or move this one aside, and scan again")
     if isinstance(exc, OSError) and exc.strerror:
         where = f": {exc.filename}" if exc.filename else ""
         return f"{exc.strerror}{where}"
