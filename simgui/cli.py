@@ -8,9 +8,11 @@ when cancelled).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -202,6 +204,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _open_store(args) -> Store:
+    """The store of ``--db`` (or the default one).  Only ``scan`` creates one: any other
+    command given a path where there is no store says so, rather than reading an empty
+    store made by a typing mistake."""
+    if args.db and args.command != "scan" and not os.path.exists(args.db):
+        raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
+                           "makes one)")
     return Store(args.db) if args.db else Store()
 
 
@@ -300,15 +308,15 @@ def cmd_scan(args) -> int:
 def cmd_inspect(args) -> int:
     failed = 0
     for path in args.files:
-        if not os.path.lexists(path):
-            print(f"simgui: {path}: no such file", file=sys.stderr)
+        if not os.path.exists(path):
+            print(f"simgui: {path}: {_missing(path)}", file=sys.stderr)
             failed += 1
             continue
         if os.path.isdir(path):
             print(f"simgui: {path}: is a folder (use 'simgui scan' for folders)", file=sys.stderr)
             failed += 1
             continue
-        record = read_file(path)
+        record = read_file(os.path.realpath(path))  # a link named is followed
         if record.error:
             print(f"simgui: {path}: {record.error}", file=sys.stderr)
             failed += 1
@@ -328,6 +336,18 @@ def cmd_inspect(args) -> int:
         else:
             _print_inspection(info)
     return EXIT_SOME_FAILED if failed else EXIT_OK
+
+
+def _missing(path: str) -> str:
+    """Why a path named on the command line names no file."""
+    if not os.path.islink(path):
+        return "no such file"
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return f"symbolic link to a missing file ({os.readlink(path)})"
 
 
 def _print_inspection(info: dict) -> None:
@@ -394,14 +414,45 @@ def _files(store: Store, args):
     return files
 
 
-def _groups(args, store: Store, references=()):
+def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
+    """The --reference folders, absolute, checked: each must be a folder, and one that
+    holds no stored file is an error when it is to protect files (a mistyped or
+    unscanned path would protect nothing), else a warning."""
+    checked = []
+    real_dirs: dict[str, str] = {}  # folder -> with its links resolved (folders are few)
+
+    def real(p: str) -> str:
+        head, tail = os.path.split(p)
+        if head not in real_dirs:
+            real_dirs[head] = os.path.realpath(head)
+        return os.path.join(real_dirs[head], tail)
+
+    for folder in folders:
+        path = os.path.abspath(os.path.expanduser(folder))
+        if not os.path.isdir(path):
+            raise CommandError(f"--reference {folder}: no such folder")
+        inside = tuple({f.rstrip(os.sep) + os.sep for f in (path, os.path.realpath(path))})
+        if not (any(p.startswith(inside) for p in files.paths)
+                or any(real(p).startswith(inside) for p in files.paths)):
+            message = f"--reference {folder}: no stored file is in it"
+            if protecting:
+                raise CommandError(f"{message}, so it would protect nothing; nothing was "
+                                   "changed (scan it first, or check the path)")
+            print(f"simgui: {message}", file=sys.stderr)
+        checked.append(path)
+    return checked
+
+
+def _groups(args, store: Store, *, protecting: bool = False):
+    """The stored files, their groups, and the checked --reference folders."""
     tol = _tolerances(args)  # the options' mistakes first
     files = _files(store, args)
-    return files, find_groups(files, tol, scheme=SCHEMES[args.scheme],
-                              use_extensions=not args.no_extensions,
-                              size_factor=args.size_factor, references=references,
-                              method=args.method, check_resemblance=args.check,
-                              overrides=dict(args.override))
+    references = _reference_folders(args.reference, files, protecting=protecting)
+    groups = find_groups(files, tol, scheme=SCHEMES[args.scheme],
+                         use_extensions=not args.no_extensions, size_factor=args.size_factor,
+                         references=references, method=args.method,
+                         check_resemblance=args.check, overrides=dict(args.override))
+    return files, groups, references
 
 
 def cmd_pairs(args) -> int:
@@ -459,8 +510,9 @@ def cmd_pairs(args) -> int:
 def cmd_groups(args) -> int:
     from simgui.core.export import write_groups
 
+    _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
-        _, groups = _groups(args, store, args.reference)
+        _, groups, _ = _groups(args, store)
     write_groups(groups, sys.stdout, args.format)
     return EXIT_OK
 
@@ -468,16 +520,20 @@ def cmd_groups(args) -> int:
 def cmd_similar(args) -> int:
     from simgui.core.keys import extension_of
 
+    if not os.path.exists(args.file):
+        raise CommandError(f"{args.file}: {_missing(args.file)}")
     if not os.path.isfile(args.file):
-        raise CommandError(f"no such file: {args.file}")
+        raise CommandError(f"{args.file}: not a file")
     fingerprint_method = args.method != "paper"
-    record = read_file(args.file, fingerprints=fingerprint_method or bool(args.check))
+    # a link named is followed; the file itself is never its own match, by any path
+    me = os.path.realpath(args.file)
+    here = os.stat(me)
+    record = read_file(me, fingerprints=fingerprint_method or bool(args.check))
     if record.error:
         raise CommandError(f"{args.file}: {record.error}", EXIT_SOME_FAILED)
     tol = _tolerances(args)
     with _open_store(args) as store:
         files = _files(store, args)
-    me = os.path.abspath(args.file)
     extension = None if args.no_extensions else extension_of(me)
     if fingerprint_method:
         hits, difference = _similar_by_fingerprints(record, files, args.method, tol.sum,
@@ -487,13 +543,14 @@ def cmd_similar(args) -> int:
         tol = dict(args.override).get(extension, tol)
         hits, distances = similar_to(record.sum_table, record.size, files, tol,
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
-                                     extension=extension)
+                                     extension=extension, content_hash=record.content_hash)
         if args.check:
             copy = np.array([files.hashes[i] == record.content_hash for i in hits], bool)
             keep = methods.resembles(files.signatures[hits], record.minhash,
                                      args.check / 100) | copy
             hits, distances = hits[keep], distances[keep]
-    keep = [k for k, i in enumerate(hits) if files.paths[i] != me]
+    keep = np.flatnonzero((files.devices[hits] != here.st_dev)
+                          | (files.inodes[hits] != here.st_ino))
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)
     keys = SCHEMES[args.scheme].keys(files.tables[hits])
@@ -521,7 +578,8 @@ def cmd_similar(args) -> int:
         writer.writerows(rows)
     else:
         if not rows:
-            print(f"No stored file is similar to {me} at these tolerances.")
+            print(f"No stored file is similar to {os.path.abspath(args.file)} at these "
+                  "tolerances.")
         for r in rows:
             label = "identical" if r["identical"] else f"{r['similarity']:6.2f} %"
             print(f"{label:>10}  {format_bytes(r['size']):>9}  {r['path']}")
@@ -540,8 +598,8 @@ def _similar_by_fingerprints(record, files, method: str, max_difference: float,
     copy = np.array([h == record.content_hash for h in files.hashes], bool)
     ok = ((difference <= max_difference) & (big <= size_factor * small)
           & ((small >= DEFAULT_MIN_SIMILAR_SIZE) | copy))
-    if extension is not None:
-        ok &= np.array([e == extension for e in files.extensions], bool)
+    if extension is not None:  # copies are copies whatever their extensions
+        ok &= np.array([e == extension for e in files.extensions], bool) | copy
     hits = np.flatnonzero(ok)
     return hits, difference[hits]
 
@@ -562,17 +620,18 @@ def _print_result(result) -> int:
 
 def cmd_remove(args) -> int:
     action = Action.MOVE if args.move_to else Action(args.action or "trash")
+    _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
         journal.recover(store)
-        _, groups = _groups(args, store, args.reference)
-        last_scan = store.stats()["last_scan"]
-        roots = last_scan["roots"] if last_scan else []
+        _, groups, references = _groups(args, store, protecting=True)
+        # moved files keep their paths below whichever scanned folder holds them
+        roots = store.scanned_roots()
         # a permanent delete of a file that is only similar loses what differs in it
         # for good: only when asked for explicitly
         identical_only = args.identical_only or (action is Action.DELETE
                                                  and not args.include_similar)
         plan = plan_removal(groups, action=action, keep=KeepRule(args.keep),
-                            references=args.reference, identical_only=identical_only,
+                            references=references, identical_only=identical_only,
                             target_dir=os.path.abspath(args.move_to) if args.move_to else None,
                             roots=roots)
         print(plan.describe())
@@ -675,6 +734,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code
     except StoreError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except sqlite3.DatabaseError as exc:  # damaged pages found while reading, not on opening
+        path = getattr(args, "db", None) or default_db_path()
+        print(f"simgui: the store {path} is damaged ({exc}). Your files are not affected: "
+              "move the store aside and scan again to rebuild it.", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("simgui: interrupted", file=sys.stderr)

@@ -131,6 +131,20 @@ def test_move_keeps_relative_paths(scanned, capsys, tmp_path):
     assert (root / "orig.bin").exists() and (root / "other.bin").exists()
 
 
+def test_move_keeps_paths_below_each_scanned_folder(scanned, capsys, tmp_path):
+    root, db = scanned
+    second = tmp_path / "second"
+    (second / "deep").mkdir(parents=True)
+    (second / "deep" / "orig-again.bin").write_bytes((root / "orig.bin").read_bytes())
+    assert main(["scan", "-q", "--db", db, str(second)]) == 0  # the last scan: only second
+    target = tmp_path / "moved"
+    code, out, _ = run(capsys, "remove", "--db", db, "--identical-only", "--move-to",
+                       str(target), "--yes")
+    assert code == 0, out
+    moved = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+    assert moved == [os.path.join("deep", "orig-again.bin"), os.path.join("sub", "copy.bin")]
+
+
 def test_reference_folder_is_never_touched(scanned, capsys):
     root, db = scanned
     code, out, _ = run(capsys, "remove", "--db", db, "--reference", str(root / "sub"),
@@ -138,6 +152,102 @@ def test_reference_folder_is_never_touched(scanned, capsys):
     assert code == 0, out
     assert (root / "sub" / "copy.bin").exists()  # protected, so it is the copy kept
     assert not (root / "orig.bin").exists()
+
+
+def test_reference_through_a_link_protects_the_same_files(scanned, capsys, tmp_path):
+    root, db = scanned
+    link = tmp_path / "link-to-sub"
+    link.symlink_to(root / "sub")
+    code, out, _ = run(capsys, "remove", "--db", db, "--reference", str(link),
+                       "--delete", "--identical-only", "--yes")
+    assert code == 0, out
+    assert (root / "sub" / "copy.bin").exists()
+    assert not (root / "orig.bin").exists()
+
+
+@pytest.mark.parametrize("where, message", [
+    ("missing", "no such folder"),
+    ("elsewhere", "no stored file is in it, so it would protect nothing"),
+])
+def test_a_reference_that_protects_nothing_is_refused(scanned, capsys, tmp_path, where,
+                                                      message):
+    root, db = scanned
+    folder = tmp_path / where
+    if where == "elsewhere":
+        folder.mkdir()
+    code, out, err = run(capsys, "remove", "--db", db, "--reference", str(folder), "--yes")
+    assert code == 2 and message in err and not out
+    assert sorted(p.name for p in root.rglob("*.bin")) == [
+        "copy.bin", "edited.bin", "orig.bin", "other.bin"]
+    # groups only prefers reference files: an empty one is worth a warning, not an error
+    if where == "elsewhere":
+        code, out, err = run(capsys, "groups", "--db", db, "--reference", str(folder))
+        assert code == 0 and "no stored file is in it" in err and json.loads(out)
+
+
+def test_remove_leaves_empty_files_alone(tmp_path, capsys):
+    root = tmp_path / "proj"
+    for name in ("pkg/__init__.py", "pkg/a/__init__.py", "logs/.gitkeep"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(b"")
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "-q", "--db", db, str(root)]) == 0
+    code, out, _ = run(capsys, "remove", "--db", db, "--delete", "--yes")
+    assert code == 0 and "Nothing to do." in out
+    assert "2 of them are empty files" in out
+    assert all((root / name).exists() for name in ("pkg/__init__.py", "pkg/a/__init__.py",
+                                                   "logs/.gitkeep"))
+
+
+def test_read_only_commands_need_an_existing_store(tmp_path, capsys):
+    db = tmp_path / "typo.db"
+    for command in (["stats"], ["groups"], ["pairs"], ["journal"]):
+        code, _, err = run(capsys, *command, "--db", str(db))
+        assert code == 2 and "no store at" in err
+    assert not db.exists()
+
+
+def test_a_damaged_store_is_one_message_not_a_traceback(scanned, capsys, tmp_path):
+    import sqlite3
+
+    root, db = scanned
+    with sqlite3.connect(db) as con:  # the pages written out, not left in the log
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("PRAGMA journal_mode = DELETE")
+        page = con.execute("PRAGMA page_size").fetchone()[0]
+        root_page = con.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'files'").fetchone()[0]
+    con.close()
+    # the files table's page is garbage: the store opens, reading it fails
+    with open(db, "r+b") as f:
+        f.seek((root_page - 1) * page)
+        f.write(b"\xa5" * page)
+    for command in (["stats"], ["groups"], ["remove", "--dry-run"], ["pairs"]):
+        code, out, err = run(capsys, *command, "--db", db)
+        assert code == 2, (command, out, err)
+        assert err.startswith("simgui: ") and "Traceback" not in err
+        assert db in err and len(err.strip().splitlines()) == 1
+
+
+def test_similar_follows_a_link_and_finds_copies_of_any_extension(scanned, capsys, tmp_path):
+    root, db = scanned
+    (root / "orig.bak").write_bytes((root / "orig.bin").read_bytes())
+    assert main(["scan", "-q", "--db", db, str(root)]) == 0
+    capsys.readouterr()
+    link = tmp_path / "link.bin"
+    link.symlink_to(root / "orig.bin")
+    code, out, err = run(capsys, "similar", "--db", db, "--format", "json", str(link))
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    found = {os.path.basename(r["path"]): r["identical"] for r in rows}
+    # the file itself is not its own match, by any name; its copy in .bak is
+    assert found == {"copy.bin": True, "orig.bak": True, "edited.bin": False}
+    code, _, err = run(capsys, "inspect", str(link))
+    assert code == 0, err
+    dangling = tmp_path / "dangling.bin"
+    dangling.symlink_to(tmp_path / "nowhere")
+    code, _, err = run(capsys, "inspect", str(dangling))
+    assert code == 1 and "symbolic link to a missing file" in err
 
 
 def test_pairs_lists_every_identical_copy(tmp_path, capsys):

@@ -432,6 +432,10 @@ def _why(exc: OSError) -> str:
     if isinstance(exc, PermissionError):
         return "permission denied"
     if exc.errno == errno.ELOOP:
+        # opening with O_NOFOLLOW refuses any link with ELOOP: only a link that
+        # cannot be followed is a loop
+        if exc.filename is not None and os.path.exists(exc.filename):
+            return "symbolic link (not followed)"
         return "symbolic link loop"
     return exc.strerror or str(exc)
 

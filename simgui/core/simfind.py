@@ -1331,10 +1331,13 @@ def identity_and_similarity(sum_distance, size_a, size_b, same_hash):
 def similar_to(table, size: int, files, tolerances: Tolerances = Tolerances(), *,
                scheme: KeyScheme = SKEW, extension: str | None = None,
                size_factor: float = DEFAULT_SIZE_FACTOR,
-               min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE) -> tuple[np.ndarray, np.ndarray]:
+               min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE,
+               content_hash: bytes | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Files of ``files`` (StoredFiles) similar to one file: the paper's second question.
 
-    ``extension``: only files with this extension qualify (None: any).
+    ``extension``: only files with this extension qualify (None: any), and identical
+    copies (equal size, sum table and ``content_hash``, when given), whatever theirs:
+    identical files are always grouped, as in a search.
     Returns (indices, sum-table distances), most similar first.  A direct
     vectorised pass: one file against n costs O(n), no index needed.
     """
@@ -1353,7 +1356,11 @@ def similar_to(table, size: int, files, tolerances: Tolerances = Tolerances(), *
     else:
         ok &= sizes >= min_similar_size
     if extension is not None:
-        ok &= np.array([e == extension for e in files.extensions], dtype=bool)
+        allowed = np.array([e == extension for e in files.extensions], dtype=bool)
+        if content_hash is not None:
+            same = np.flatnonzero((sizes == size) & (distance == 0))
+            allowed[same[[files.hashes[i] == content_hash for i in same.tolist()]]] = True
+        ok &= allowed
     hits = np.flatnonzero(ok)
     hits = hits[np.lexsort((hits, np.abs(sizes[hits] - size), distance[hits]))]
     return hits, distance[hits]
