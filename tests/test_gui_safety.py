@@ -193,6 +193,16 @@ def test_not_a_folder_is_refused_with_a_message(qtbot, window, tree):
     assert "Not a folder" in window.status_text.text()
 
 
+def test_a_linked_folder_is_added_as_the_folder_it_names(qtbot, window, tree):
+    link = tree.parent / "docs-link"
+    link.symlink_to(tree / "docs")
+    window.folders.add_folders([str(link)])
+    assert window.folders.folders() == [str(tree / "docs")]  # what a scan will read
+    with idle(qtbot, window):
+        window.start_scan()
+    assert window.table is not None and window.problems.count() == 0
+
+
 def test_empty_files_are_never_marked_by_the_helpers(qtbot, window, tree):
     (tree / "docs" / "__init__.py").write_bytes(b"")
     (tree / "other" / "__init__.py").write_bytes(b"")

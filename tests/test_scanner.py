@@ -88,6 +88,25 @@ def test_symlinks_are_not_followed_unless_asked_and_loops_end(tmp_path, store):
     assert "loop" in messages and "vanished" not in messages
 
 
+def test_a_link_named_as_a_root_is_an_error_that_says_what_to_scan(tmp_path, store):
+    real = make_tree(tmp_path / "real", {"f.txt": b"inside"})
+    os.symlink(real, tmp_path / "link")
+    rep = scan(store, [tmp_path / "link"])
+    assert rep.errors == 1 and not stored(store)
+    (path, kind, message), = rep.issues
+    assert kind == "error" and str(real) in message and "--follow-symlinks" in message
+
+
+def test_reading_a_link_says_link_or_loop(tmp_path):
+    from simgui.core.scanner import read_file
+
+    make_tree(tmp_path, {"target.txt": b"data"})
+    os.symlink(tmp_path / "target.txt", tmp_path / "link.txt")
+    os.symlink(tmp_path / "self", tmp_path / "self")
+    assert read_file(str(tmp_path / "link.txt")).error == "symbolic link (not followed)"
+    assert read_file(str(tmp_path / "self")).error == "symbolic link loop"
+
+
 def test_hard_links_are_one_file(tmp_path, store):
     root = make_tree(tmp_path / "t", {"a": b"same inode"})
     os.link(root / "a", root / "b")

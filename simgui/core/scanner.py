@@ -113,7 +113,10 @@ class _Walker:
         if stat.S_ISDIR(st.st_mode):
             yield from self._walk_dir(root, st)
         elif stat.S_ISLNK(st.st_mode):
-            self.issue(root, "skipped", "symbolic link (not followed)")
+            # named by the user, so an error (the scan reads nothing of it), and the
+            # message says what to scan instead
+            self.issue(root, "error", f"symbolic link to {os.path.realpath(root)}, not "
+                       "followed: scan that instead, or follow links (--follow-symlinks)")
         else:
             found = self._file(root, st)
             if found:

@@ -92,6 +92,8 @@ class FoldersPanel(QGroupBox):
         self.rejected = []
         for folder in folders:
             folder = os.path.abspath(folder)
+            if os.path.islink(folder):  # a scan does not follow links: the folder it names
+                folder = os.path.realpath(folder)
             if not os.path.isdir(folder):
                 self.rejected.append(folder)  # gone, or a file: never a scan root
                 continue
