@@ -76,6 +76,9 @@ def test_groups_json_and_similar(scanned, capsys):
     files = groups[0]["files"]
     assert files[0]["role"] == "reference" and files[0]["path"] == str(root / "orig.bin")
     assert sorted(os.path.basename(f["path"]) for f in files[1:]) == ["copy.bin", "edited.bin"]
+    # identical: a copy of the reference, which the reference is not
+    assert {os.path.basename(f["path"]): f["identical"] for f in files} == {
+        "orig.bin": False, "copy.bin": True, "edited.bin": False}
     code, out, _ = run(capsys, "similar", "--db", db, "--format", "json", str(root / "orig.bin"))
     ranked = [json.loads(line) for line in out.splitlines()]
     assert [os.path.basename(r["path"]) for r in ranked] == ["copy.bin", "edited.bin"]
