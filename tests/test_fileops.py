@@ -160,6 +160,13 @@ def test_hard_links_need_identity_and_the_same_device(tmp_path, store):
     assert [op.path for op in plan.operations] == [str(t / "b")]
     symlinks = plan_removal([g], action=Action.SYMLINK)
     assert [op.path for op in symlinks.operations] == [str(t / "b"), str(t / "c")]
+    # marked by hand, the group is refused as a whole, and the reason says which kind
+    marked = plan_marked([g], [str(t / "b"), str(t / "d")], action=Action.HARDLINK)
+    assert not marked.operations and len(marked.refused) == 1
+    assert "only similar to the files that stay" in marked.refused[0].reason
+    marked = plan_marked([g], [str(t / "b"), str(t / "c")], action=Action.HARDLINK)
+    assert [r.reason for r in marked.refused] == [
+        f"{t / 'c'} has no identical copy that stays on the same device"]
 
 
 def test_marked_plan_refuses_groups_that_would_lose_every_copy(tmp_path, store):

@@ -204,8 +204,9 @@ def plan_removal(groups: Iterable[Group], *, action: Action, keep: KeepRule = Ke
     """Keep one file per group (reference folders first, then ``keep``), act on the others.
 
     Empty files stay (as the window never marks them): removing one frees nothing,
-    and files such as ``__init__.py`` or ``.gitkeep`` matter by their names.  With ``identical_only`` (and always for links) only files identical to the
-    kept one are acted on; hard links never cross devices.
+    and files such as ``__init__.py`` or ``.gitkeep`` matter by their names.  With
+    ``identical_only`` (and always for links) only files identical to the kept one
+    are acted on; hard links never cross devices.
     """
     return _plan(groups, None, Action(action), KeepRule(keep), references, identical_only,
                  target_dir, roots)
@@ -314,6 +315,10 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
                 action is not Action.HARDLINK or s.device == m.device)), None)
             if justify is None:
                 if strict:
+                    if not any(_identical(m, s) for s in pool):
+                        return [], (f"{m.path} is only similar to the files that stay, and "
+                                    f"{'a link' if action.links else 'this'} needs an "
+                                    "identical copy: unmark it to act on the others"), 0
                     why = "on the same device" if action is Action.HARDLINK else ""
                     return [], f"{m.path} has no identical copy that stays {why}".rstrip(), 0
                 left += 1
