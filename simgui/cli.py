@@ -623,7 +623,7 @@ def cmd_remove(args) -> int:
     _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
         journal.recover(store)
-        _, groups, references = _groups(args, store, protecting=True)
+        files, groups, references = _groups(args, store, protecting=True)
         # moved files keep their paths below whichever scanned folder holds them
         roots = store.scanned_roots()
         # a permanent delete of a file that is only similar loses what differs in it
@@ -648,6 +648,9 @@ def cmd_remove(args) -> int:
         except KeyboardInterrupt:
             journal.recover(store)
             raise
+        if action is not Action.HARDLINK:  # gone from their paths: as a rescan would find
+            gone = {r.path for r in result.done}
+            store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
         return _print_result(result)
 
 
@@ -658,7 +661,10 @@ def cmd_undo(args) -> int:
             result = journal.undo(store, args.batch)
         except journal.UndoError as exc:
             raise CommandError(str(exc), EXIT_SOME_FAILED) from None
-        return _print_result(result)
+        code = _print_result(result)
+        if result.done:  # a clean-up took them out of the store
+            print("A scan of their folders lists them again (only they are read).")
+        return code
 
 
 def cmd_journal(args) -> int:

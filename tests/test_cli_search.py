@@ -116,6 +116,10 @@ def test_trash_identical_then_undo(scanned, capsys, home):
     assert (root / "orig.bin").exists() and (root / "edited.bin").exists()
     trashed = list((home / ".local/share/Trash/files").iterdir())
     assert [p.read_bytes() == (root / "orig.bin").read_bytes() for p in trashed] == [True]
+    # the store no longer lists what left: groups show what is on disk
+    code, out, _ = run(capsys, "groups", "--db", db)
+    listed = {os.path.basename(f["path"]) for g in json.loads(out) for f in g["files"]}
+    assert listed == {"orig.bin", "edited.bin"}
     code, out, _ = run(capsys, "journal", "--db", db, "--json")
     (batch,) = [json.loads(line) for line in out.splitlines()]
     assert batch["action"] == "trash" and batch["counts"] == {"done": 1}
