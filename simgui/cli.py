@@ -626,13 +626,22 @@ def cmd_remove(args) -> int:
         files, groups, references = _groups(args, store, protecting=True)
         # moved files keep their paths below whichever scanned folder holds them
         roots = store.scanned_roots()
+        if args.move_to:
+            target = os.path.abspath(os.path.expanduser(args.move_to))
+            if os.path.lexists(target) and not os.path.isdir(target):
+                raise CommandError(f"--move-to {args.move_to}: not a folder; nothing was changed")
+            inside = next((r for r in roots if target == r or target.startswith(
+                r.rstrip(os.sep) + os.sep)), None)
+            if inside:
+                print(f"simgui: {target} is inside the scanned folder {inside}: the next scan "
+                      "there finds the moved files again", file=sys.stderr)
         # a permanent delete of a file that is only similar loses what differs in it
         # for good: only when asked for explicitly
         identical_only = args.identical_only or (action is Action.DELETE
                                                  and not args.include_similar)
         plan = plan_removal(groups, action=action, keep=KeepRule(args.keep),
                             references=references, identical_only=identical_only,
-                            target_dir=os.path.abspath(args.move_to) if args.move_to else None,
+                            target_dir=target if args.move_to else None,
                             roots=roots)
         print(plan.describe())
         if identical_only and not args.identical_only and plan.left_alone:

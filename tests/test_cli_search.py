@@ -152,6 +152,18 @@ def test_move_keeps_paths_below_each_scanned_folder(scanned, capsys, tmp_path):
     assert moved == [os.path.join("deep", "orig-again.bin"), os.path.join("sub", "copy.bin")]
 
 
+def test_move_to_is_checked_before_anything_moves(scanned, capsys, tmp_path):
+    root, db = scanned
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_bytes(b"x")
+    code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(a_file), "--yes")
+    assert code == 2 and "not a folder" in err and not out
+    assert (root / "sub" / "copy.bin").exists() and (root / "edited.bin").exists()
+    code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(root / "dupes"),
+                         "--dry-run")
+    assert code == 0 and "inside the scanned folder" in err
+
+
 def test_reference_folder_is_never_touched(scanned, capsys):
     root, db = scanned
     code, out, _ = run(capsys, "remove", "--db", db, "--reference", str(root / "sub"),
