@@ -49,6 +49,20 @@ def test_empty_window_invites_to_add_a_folder(window):
     assert not window.scan_action.isEnabled()
 
 
+def test_the_columns_a_user_decides_by_fit_the_default_window(qtbot, window, tmp_path):
+    from simgui.gui.groups_model import FOLDER, IDENTICAL, NAME, SIMILARITY, SIZE
+
+    window.resize(1280, 820)  # the first-run size
+    scan_tree(qtbot, window, tmp_path)
+    header = window.groups.tree.header()
+    first = [header.logicalIndex(v) for v in range(5)]
+    assert first == [NAME, FOLDER, SIZE, SIMILARITY, IDENTICAL]
+    shown = sum(header.sectionSize(c) for c in first)
+    assert shown <= window.groups.tree.viewport().width()
+    fm = window.groups.tree.fontMetrics()
+    assert header.sectionSize(SIMILARITY) > fm.horizontalAdvance("≥ 99.99 %")
+
+
 def test_scan_finds_groups_and_sliders_change_counts(qtbot, window, tmp_path):
     scan_tree(qtbot, window, tmp_path)
     model = window.model

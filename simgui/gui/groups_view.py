@@ -11,7 +11,9 @@ from PySide6.QtWidgets import (
     QTreeView, QVBoxLayout, QWidget,
 )
 
-from simgui.gui.groups_model import COLUMNS, FOLDER, IDENTICAL, NAME, SIZE, GroupsModel
+from simgui.gui.groups_model import (
+    COLUMNS, FOLDER, IDENTICAL, KEY, MODIFIED, NAME, SIMILARITY, SIZE, SUM, GroupsModel,
+)
 
 
 class GroupsView(QWidget):
@@ -36,11 +38,20 @@ class GroupsView(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(NAME, 300)
-        header.resizeSection(FOLDER, 260)
-        for column in range(2, len(COLUMNS)):
-            header.resizeSection(column, 110)
-        header.resizeSection(IDENTICAL, 240)  # room for "similar · copy of folder/name"
+        # what a user decides by first, within the default window: name, place, size,
+        # how similar, whether a copy; the date and the two distances follow
+        for visual, column in enumerate((NAME, FOLDER, SIZE, SIMILARITY, IDENTICAL)):
+            header.moveSection(header.visualIndex(column), visual)
+        fm = self.tree.fontMetrics()
+        pad = 3 * fm.averageCharWidth() + 16  # margins, and the sort arrow
+        for column, widest in ((SIZE, "999.9 MB"), (MODIFIED, "2026-12-31 23:59"),
+                               (SIMILARITY, "≥ 99.99 %"), (KEY, "Key distance"),
+                               (SUM, "Sum-table distance")):
+            header.resizeSection(column, max(fm.horizontalAdvance(widest),
+                                             fm.horizontalAdvance(COLUMNS[column])) + pad)
+        header.resizeSection(NAME, 40 * fm.averageCharWidth())
+        header.resizeSection(FOLDER, 28 * fm.averageCharWidth())
+        header.resizeSection(IDENTICAL, 22 * fm.averageCharWidth())  # "similar · copy of …"
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
