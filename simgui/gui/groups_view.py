@@ -34,6 +34,8 @@ class GroupsView(QWidget):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setAlternatingRowColors(True)
+        # a path's end and a name's extension say the most: cut in the middle
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header = self.tree.header()
         header.setStretchLastSection(False)
