@@ -181,6 +181,30 @@ def test_identical_files_and_many_selected(panel, tmp_path, qtbot):
     assert not panel.hex_view.isVisibleTo(panel)
 
 
+def test_two_members_are_measured_against_each_other(panel, pair, qtbot):
+    import dataclasses
+
+    ref, member = pair
+    # two members of one group, each 99 % and 98 % like the reference
+    a = dataclasses.replace(ref, role="member", similarity=99.0, key_distance=5.0,
+                            sum_distance=10, identical=False)
+    b = dataclasses.replace(member, role="member", similarity=98.0, key_distance=9.0,
+                            sum_distance=20, identical=False, key=1300.0)
+    with qtbot.waitSignal(panel.compare_requested, timeout=2000):
+        panel.show_files([a, b])
+    texts = label_texts(panel)
+    assert "Similarity to reference" in texts and "Sum distance to reference" in texts
+    apart = int(np.abs(a.table - b.table).sum())
+    assert apart > 0
+    between = next(t for t in texts if "· sum distance" in t)
+    assert f"sum distance {apart:,}" in between and "key distance 65.5" in between
+    # a member beside its reference keeps the plain labels and no A-to-B row
+    with qtbot.waitSignal(panel.compare_requested, timeout=2000):
+        panel.show_files([ref, member])
+    texts = label_texts(panel)
+    assert "Similarity" in texts and "A to B" not in texts
+
+
 def test_follows_palette_changes(panel, pair, qtbot):
     a, b = pair
     with qtbot.waitSignal(panel.compare_requested, timeout=2000):

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.differences import Differences
+from simgui.core.simfind import similarity_percent
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 from simgui.core.units import format_bytes
 
@@ -451,13 +452,25 @@ class DetailsPanel(QWidget):
         if not two and files[0].role:
             rows.append(("Role", [files[0].role], False))
         if any(f.role == "member" for f in files):
+            # two members are each measured against their reference: say so, and
+            # measure them against each other too
+            both = two and all(f.role == "member" for f in files)
+            to = " to reference" if both else ""
             rows += [
-                ("Similarity", [self._similarity(f) for f in files], False),
-                ("Key distance", ["" if f.key_distance is None or f.role == "reference"
-                                  else f"{f.key_distance:,.1f}" for f in files], False),
-                ("Sum distance", ["" if f.sum_distance is None or f.role == "reference"
-                                  else f"{f.sum_distance:,}" for f in files], False),
+                ("Similarity" + to, [self._similarity(f) for f in files], False),
+                ("Key distance" + to, ["" if f.key_distance is None or f.role == "reference"
+                                       else f"{f.key_distance:,.1f}" for f in files], False),
+                ("Sum distance" + to, ["" if f.sum_distance is None or f.role == "reference"
+                                       else f"{f.sum_distance:,}" for f in files], False),
             ]
+            if both:
+                a, b = files
+                apart = int(np.abs(np.asarray(a.table, np.int64)
+                                   - np.asarray(b.table, np.int64)).sum())
+                similar = float(similarity_percent(apart, a.size, b.size))
+                rows.append(("A to B", [f"{similar:.2f} % similar · key distance "
+                                        f"{abs(a.key - b.key):,.1f} · sum distance {apart:,}"],
+                             False))
         for label, values, elide in rows:
             name = QLabel(label)
             name.setStyleSheet(f"color: {self._muted().name()};")
@@ -467,7 +480,8 @@ class DetailsPanel(QWidget):
                 if not elide:
                     widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                     widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-                grid.addWidget(widget, row, column)
+                span = 2 if two and len(values) == 1 else 1  # one value about both files
+                grid.addWidget(widget, row, column, 1, span)
             row += 1
         grid.setColumnStretch(0, 0)
         for column in (1, 2):
