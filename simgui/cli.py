@@ -298,7 +298,8 @@ def cmd_scan(args) -> int:
           f"{format_duration(rep.elapsed)}: {rep.files_read} read ({format_bytes(rep.bytes_read)}"
           f", {rate}), {rep.files_unchanged} unchanged, {rep.errors} unreadable, "
           f"{rep.skipped} skipped, {rep.hard_links} hard links, "
-          f"{rep.files_forgotten} gone since last scan.", file=sys.stderr)
+          f"{rep.files_forgotten} no longer found (gone, left out, or now another name of a "
+          "file read) and dropped from the store.", file=sys.stderr)
     return EXIT_SOME_FAILED if rep.errors else EXIT_OK
 
 
