@@ -303,6 +303,9 @@ def test_tolerance_chart_plots_both_curves(tolerance, curve):
     names = [label.text for _, label in tolerance.plot_widget.getPlotItem().legend.items]
     assert names == ["key hits", "sum-table hits"]
     assert "possible pairs" in tolerance.note_text
+    # read at a slider's mark, the curves need not match the counts: the caption says why
+    assert ("both tolerances are x" in tolerance.note_text) == np.allclose(
+        curve["sum_tolerance"], curve["key_tolerance"])
 
 
 def test_tolerance_chart_goes_log_for_wide_counts_and_leaves_zeros_out(tolerance):

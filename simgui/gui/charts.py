@@ -724,6 +724,10 @@ class ToleranceChart(_Themed):
         sum_tolerance = np.asarray(curve.get("sum_tolerance", curve["key_tolerance"]))
         if not np.allclose(sum_tolerance, curve["key_tolerance"]):
             parts.append("x is the key tolerance; the sum-table tolerance moves with it")
+        else:  # read at a slider's mark, a curve need not match the counts beside the sliders
+            parts.append("at each x both tolerances are x, as in the paper (a sum-table hit "
+                         "is within x in both); the counts beside the sliders use their own "
+                         "two tolerances")
         return "; ".join(parts) + "."
 
     def _draw_markers(self) -> None:
