@@ -93,6 +93,11 @@ def test_marks_skip_references_and_reference_folders(model, qtbot):
 def test_identical_only_marks_just_the_copies(model):
     model.mark_all_but_reference(identical_only=True)
     assert len(model.marked) == 30  # one identical copy per group besides the reference
+    # after Mark All, the similar files are unmarked again: only the copies stay marked
+    model.mark_all_but_reference()
+    assert len(model.marked) > 30
+    model.mark_all_but_reference(identical_only=True)
+    assert len(model.marked) == 30
 
 
 def test_members_identical_to_each_other_say_so(qtbot):

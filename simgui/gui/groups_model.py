@@ -171,6 +171,8 @@ class GroupsModel(QAbstractItemModel):
 
     def mark_all_but_reference(self, identical_only: bool = False) -> int:
         """Mark every shown file but each group's reference; returns how many are marked.
+        With ``identical_only``, the shown files only similar to their reference are
+        unmarked too, so exactly the identical copies are marked there.
 
         Empty files are never marked by this: removing them frees nothing, and empty
         files such as __init__.py or .gitkeep matter by their names.
@@ -181,8 +183,9 @@ class GroupsModel(QAbstractItemModel):
         for g in self._shown:
             for r in range(t.start[g] + 1, t.start[g + 1]):
                 path = t.files.paths[t.rows[r]]
-                if ((t.identical[r] or not identical_only) and t.files.sizes[t.rows[r]] > 0
-                        and not self._is_protected(path)):
+                if identical_only and not t.identical[r]:
+                    self._marked.discard(path)
+                elif t.files.sizes[t.rows[r]] > 0 and not self._is_protected(path):
                     self._marked.add(path)
         self._marks_reset()
         return len(self._marked)
