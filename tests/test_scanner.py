@@ -86,6 +86,11 @@ def test_symlinks_are_not_followed_unless_asked_and_loops_end(tmp_path, store):
     assert set(stored(store)) == {"f.txt", "o.txt"}
     messages = " ".join(m for _, _, m in rep.issues)
     assert "loop" in messages and "vanished" not in messages
+    os.symlink(root / "self", root / "self")  # a link to itself: skipped, like a dangling one
+    rep = scan(store, [root], ScanOptions(follow_symlinks=True))
+    assert ("skipped", "symbolic link loop") in {(k, m) for p, k, m in rep.issues
+                                                 if p.endswith("self")}
+    assert rep.errors == 0
 
 
 def test_a_link_named_as_a_root_is_an_error_that_says_what_to_scan(tmp_path, store):

@@ -152,7 +152,10 @@ class _Walker:
                         self.issue(entry.path, "skipped", "broken symbolic link")
                     continue  # else it vanished during the walk: nothing to scan
                 except OSError as exc:
-                    self.issue(entry.path, "error", _why(exc))
+                    # a link that leads nowhere, round in a circle, is no more an error
+                    # than one that leads to nothing
+                    loop = link and exc.errno == errno.ELOOP
+                    self.issue(entry.path, "skipped" if loop else "error", _why(exc))
                     continue
                 if stat.S_ISDIR(st.st_mode):
                     subfolders.append((entry.path, st))
