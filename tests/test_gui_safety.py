@@ -162,6 +162,9 @@ def test_a_damaged_store_is_named_in_the_message(qtbot, window, tree):
         window.apply_preferences(new)
     status = window.status_text.text()
     assert str(damaged) in status and "damaged" in status and "not affected" in status
+    # the view says why it is empty, not "Ready to scan"
+    assert "could not be loaded" in window.groups.empty.text()
+    assert str(damaged) in window.groups.empty.text()
     assert window.table is None and not window.trash_action.isEnabled()
 
 

@@ -3,6 +3,7 @@ charts below, every long job on a worker (:mod:`simgui.gui.tasks`)."""
 
 from __future__ import annotations
 
+import html
 import os
 import time
 from pathlib import Path
@@ -49,6 +50,7 @@ class MainWindow(QMainWindow):
         self.settings_path = settings_path
         self.settings = settings if settings is not None else load_settings(settings_path)
         self.analysis: Analysis | None = None
+        self._failure = ""  # why the last job failed, until the next one starts
         self.table: GroupTable | None = None
         self.tasks = Tasks(self)  # store work, one job at a time
         self.readers = Tasks(self)  # reading files for the details panel
@@ -364,6 +366,7 @@ class MainWindow(QMainWindow):
         """Run ``task`` on the store's worker; unless ``quiet`` (no progress, nothing to
         show), its progress is shown and its :class:`jobs.Results` replace the view."""
         if not quiet:
+            self._failure = ""
             task.progressed.connect(self._progressed)
             task.succeeded.connect(self._results_arrived)
             self.progress.setRange(0, 0)
@@ -396,6 +399,7 @@ class MainWindow(QMainWindow):
         self.set_status(" · ".join(parts))
 
     def _task_failed(self, message: str) -> None:
+        self._failure = message  # the empty view says it too, not "Ready to scan"
         self.set_status(f"Failed: {message}")
         self.add_problems([("", "error", message)])
         self._show_empty_state()
@@ -485,6 +489,10 @@ class MainWindow(QMainWindow):
                 "2. <b>Scan</b>: every file is read once; rescans read only what changed.<br>"
                 "3. <b>Review</b> the groups, tick the extra copies and move them to the "
                 "trash. Nothing changes before you confirm, and Undo puts files back.</p>")
+        elif self.analysis is None and self._failure:
+            self.groups.set_empty_text(
+                f"<h3>The results could not be loaded</h3><p>{html.escape(self._failure)}</p>"
+                "<p>The store file is chosen in <b>Edit › Settings</b>.</p>")
         elif self.analysis is None:
             n = len(self.folders.folders())
             self.groups.set_empty_text(
