@@ -116,3 +116,53 @@ def test_full_disk_fails_cleanly_and_keeps_earlier_data(tmp_path):
             store.save_files(big, tagset, scan_id)
         files = store.files()
         assert files.paths == ["/keep"]  # nothing half-written
+
+
+def test_only_a_corrupt_file_is_called_damaged():
+    from simgui.core.store import is_damage
+
+    def error(cls, message, code):
+        exc = cls(message)
+        exc.sqlite_errorcode = code
+        return exc
+
+    assert is_damage(error(sqlite3.DatabaseError, "database disk image is malformed",
+                           sqlite3.SQLITE_CORRUPT))
+    assert is_damage(error(sqlite3.DatabaseError, "file is not a database",
+                           sqlite3.SQLITE_NOTADB))
+    # a constraint, a lock or a full disk is no reason to move the store (and its
+    # journal, what undo needs) aside
+    assert not is_damage(error(sqlite3.IntegrityError, "UNIQUE constraint failed",
+                               sqlite3.SQLITE_CONSTRAINT_UNIQUE))
+    assert not is_damage(error(sqlite3.OperationalError, "database is locked",
+                               sqlite3.SQLITE_BUSY))
+    assert not is_damage(error(sqlite3.OperationalError, "database or disk is full",
+                               sqlite3.SQLITE_FULL))
+    assert is_damage(sqlite3.DatabaseError("database disk image is malformed"))  # no code
+
+
+def test_a_tag_set_saved_meanwhile_by_another_process_is_found(tmp_path):
+    class Racing:
+        """The connection, but another store saves the tag set right after it is looked up."""
+
+        def __init__(self, real, other, tags):
+            self.real, self.other, self.tags = real, other, tags
+
+        def execute(self, sql, *args):
+            result = self.real.execute(sql, *args)
+            if sql.startswith("SELECT id FROM tagsets") and self.other is not None:
+                other, self.other = self.other, None
+                other.tagset_id(self.tags)
+            return result
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    tags = tuple(range(16))
+    with Store(tmp_path / "s.db") as first, Store(tmp_path / "s.db") as second:
+        real = first._db
+        first._db = Racing(real, second, tags)
+        try:
+            assert first.tagset_id(tags) == second.tagset_id(tags)
+        finally:
+            first._db = real

@@ -27,6 +27,20 @@ ENV_DB = "SIMGUI_DB"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+#: What to tell a user whose store is damaged on disk.
+DAMAGED_ADVICE = ("the store is damaged; your files are not affected: move the store aside "
+                  "and scan again")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """SQLite found the file corrupt or not a database (not a lock, a full disk, a
+    constraint or a read-only file, which are no reason to discard the store)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    return isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc)
+
+
 class StoreError(Exception):
     """The store cannot be used; the message says why in one line."""
 
@@ -317,7 +331,10 @@ class Store:
         if row:
             return row[0]
         with self._guard("saving the tag set"), self._write():
-            return self._db.execute("INSERT INTO tagsets (tags) VALUES (?)", (text,)).lastrowid
+            # another process (the window, a command) may save the same set meanwhile
+            self._db.execute("INSERT OR IGNORE INTO tagsets (tags) VALUES (?)", (text,))
+            return self._db.execute("SELECT id FROM tagsets WHERE tags = ?",
+                                    (text,)).fetchone()[0]
 
     def tagset(self, tagset_id: int) -> tuple[int, ...]:
         row = self._db.execute("SELECT tags FROM tagsets WHERE id = ?", (tagset_id,)).fetchone()
@@ -493,11 +510,8 @@ class _Guard:
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, sqlite3.Error):
-            # a page that cannot be read (not a full disk, a lock or a read-only file)
-            damaged = exc_type in (sqlite3.DatabaseError, sqlite3.IntegrityError)
             raise StoreError(f"store {self.path}: failed {self.doing}: {exc}" + (
-                " (the store is damaged; your files are not affected: move the store aside "
-                "and scan again)" if damaged else "")) from None
+                f" ({DAMAGED_ADVICE})" if is_damage(exc) else "")) from None
         return False
 
 

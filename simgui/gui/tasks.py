@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from simgui.core.progress import Cancelled, Progress
+from simgui.core.store import is_damage
 
 _PROGRESS_EVERY_SECONDS = 0.05
 
@@ -75,7 +76,7 @@ class Task(QObject):
 
 
 def _message(exc: Exception) -> str:
-    if type(exc) in (sqlite3.DatabaseError, sqlite3.IntegrityError):  # a page unreadable
+    if isinstance(exc, sqlite3.Error) and is_damage(exc):
         return (f"the store is damaged ({exc}); your files are not affected: choose "
                 "another store file in Edit › Settings, or move this one aside, and scan again")
     if isinstance(exc, OSError) and exc.strerror:
