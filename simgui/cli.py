@@ -23,9 +23,11 @@ from simgui import __version__
 from simgui.core import keys as keys_module
 from simgui.core.progress import Cancelled, Progress
 from simgui.core.scanner import ScanOptions, read_file, scan
-from simgui.core.store import ENV_DB, Store, StoreError, default_db_path
+from simgui.core.store import (
+    DAMAGED_ADVICE, ENV_DB, Store, StoreError, default_db_path, is_damage,
+)
 from simgui.core import journal
-from simgui.core.fileops import Action, KeepRule, execute, plan_removal
+from simgui.core.fileops import Action, KeepRule, execute, link_resolver, plan_removal
 from simgui.core import methods
 from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups
 from simgui.core.keys import SCHEMES
@@ -416,18 +418,12 @@ def _files(store: Store, args):
 
 
 def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
-    """The --reference folders, absolute, checked: each must be a folder, and one that
-    holds no stored file is an error when it is to protect files (a mistyped or
-    unscanned path would protect nothing), else a warning."""
+    """The --reference folders, absolute (and with links resolved, when that differs),
+    checked: each must be a folder, and one that holds no stored file is an error when
+    it is to protect files (a mistyped or unscanned path would protect nothing), else a
+    warning."""
     checked = []
-    real_dirs: dict[str, str] = {}  # folder -> with its links resolved (folders are few)
-
-    def real(p: str) -> str:
-        head, tail = os.path.split(p)
-        if head not in real_dirs:
-            real_dirs[head] = os.path.realpath(head)
-        return os.path.join(real_dirs[head], tail)
-
+    real = link_resolver()
     for folder in folders:
         path = os.path.abspath(os.path.expanduser(folder))
         if not os.path.isdir(path):
@@ -440,7 +436,8 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
                 raise CommandError(f"{message}, so it would protect nothing; nothing was "
                                    "changed (scan it first, or check the path)")
             print(f"simgui: {message}", file=sys.stderr)
-        checked.append(path)
+        # both names: files stored under either are preferred as references and protected
+        checked += dict.fromkeys((path, os.path.realpath(path)))
     return checked
 
 
@@ -550,8 +547,10 @@ def cmd_similar(args) -> int:
             keep = methods.resembles(files.signatures[hits], record.minhash,
                                      args.check / 100) | copy
             hits, distances = hits[keep], distances[keep]
-    keep = np.flatnonzero((files.devices[hits] != here.st_dev)
-                          | (files.inodes[hits] != here.st_ino))
+    names = {me, os.path.abspath(args.file)}  # a stored path of it, whatever its inode now
+    keep = np.flatnonzero(((files.devices[hits] != here.st_dev)
+                           | (files.inodes[hits] != here.st_ino))
+                          & np.array([files.paths[i] not in names for i in hits], bool))
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)
     keys = SCHEMES[args.scheme].keys(files.tables[hits])
@@ -629,8 +628,15 @@ def cmd_remove(args) -> int:
         roots = store.scanned_roots()
         if args.move_to:
             target = os.path.abspath(os.path.expanduser(args.move_to))
-            if os.path.lexists(target) and not os.path.isdir(target):
-                raise CommandError(f"--move-to {args.move_to}: not a folder; nothing was changed")
+            made_in = target  # the folder the target is, or will be made in
+            while not os.path.lexists(made_in):
+                made_in = os.path.dirname(made_in)
+            if not os.path.isdir(made_in):
+                raise CommandError(f"--move-to {args.move_to}: {made_in} is not a folder; "
+                                   "nothing was changed")
+            if not os.access(made_in, os.W_OK | os.X_OK):
+                raise CommandError(f"--move-to {args.move_to}: cannot write in {made_in}; "
+                                   "nothing was changed")
             inside = next((r for r in roots if target == r or target.startswith(
                 r.rstrip(os.sep) + os.sep)), None)
             if inside:
@@ -645,7 +651,7 @@ def cmd_remove(args) -> int:
                             target_dir=target if args.move_to else None,
                             roots=roots)
         print(plan.describe())
-        if identical_only and not args.identical_only and plan.left_alone:
+        if identical_only and not args.identical_only and plan.left_similar:
             print("Files only similar to the kept copy are not deleted permanently "
                   "(--include-similar to delete them too).")
         if args.dry_run or not plan.operations:
@@ -658,10 +664,15 @@ def cmd_remove(args) -> int:
         except KeyboardInterrupt:
             journal.recover(store)
             raise
+        code = _print_result(result)  # first: the files were acted on, whatever follows
         if action is not Action.HARDLINK:  # gone from their paths: as a rescan would find
             gone = {r.path for r in result.done}
-            store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
-        return _print_result(result)
+            try:
+                store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths)
+                                   if p in gone)
+            except StoreError as exc:
+                print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
+        return code
 
 
 def cmd_undo(args) -> int:
@@ -751,10 +762,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except sqlite3.DatabaseError as exc:  # damaged pages found while reading, not on opening
+    except sqlite3.Error as exc:  # from a read no method guards (the journal's)
         path = getattr(args, "db", None) or default_db_path()
-        print(f"simgui: the store {path} is damaged ({exc}). Your files are not affected: "
-              "move the store aside and scan again to rebuild it.", file=sys.stderr)
+        print(f"simgui: store {path}: {exc}"
+              + (f" ({DAMAGED_ADVICE})" if is_damage(exc) else ""), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("simgui: interrupted", file=sys.stderr)

@@ -156,8 +156,9 @@ def test_move_to_is_checked_before_anything_moves(scanned, capsys, tmp_path):
     root, db = scanned
     a_file = tmp_path / "not-a-folder"
     a_file.write_bytes(b"x")
-    code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(a_file), "--yes")
-    assert code == 2 and "not a folder" in err and not out
+    for target in (a_file, a_file / "below"):
+        code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(target), "--yes")
+        assert code == 2 and f"{a_file} is not a folder" in err and not out
     assert (root / "sub" / "copy.bin").exists() and (root / "edited.bin").exists()
     code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(root / "dupes"),
                          "--dry-run")
@@ -213,7 +214,9 @@ def test_remove_leaves_empty_files_alone(tmp_path, capsys):
     assert main(["scan", "-q", "--db", db, str(root)]) == 0
     code, out, _ = run(capsys, "remove", "--db", db, "--delete", "--yes")
     assert code == 0 and "Nothing to do." in out
+    assert "2 other files of these groups are left alone" in out
     assert "2 of them are empty files" in out
+    assert "--include-similar" not in out  # none of them is only similar
     assert all((root / name).exists() for name in ("pkg/__init__.py", "pkg/a/__init__.py",
                                                    "logs/.gitkeep"))
 
@@ -261,6 +264,13 @@ def test_similar_follows_a_link_and_finds_copies_of_any_extension(scanned, capsy
     found = {os.path.basename(r["path"]): r["identical"] for r in rows}
     # the file itself is not its own match, by any name; its copy in .bak is
     assert found == {"copy.bin": True, "orig.bak": True, "edited.bin": False}
+    # rewritten in place (a new inode, as editors do): still not its own match
+    data = (root / "orig.bin").read_bytes()
+    (root / "orig.bin").unlink()
+    (root / "orig.bin").write_bytes(data)
+    code, out, err = run(capsys, "similar", "--db", db, "--format", "json", str(link))
+    assert "orig.bin" not in {os.path.basename(json.loads(line)["path"])
+                              for line in out.splitlines()}
     code, _, err = run(capsys, "inspect", str(link))
     assert code == 0, err
     dangling = tmp_path / "dangling.bin"

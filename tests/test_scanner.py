@@ -110,6 +110,8 @@ def test_reading_a_link_says_link_or_loop(tmp_path):
     os.symlink(tmp_path / "self", tmp_path / "self")
     assert read_file(str(tmp_path / "link.txt")).error == "symbolic link (not followed)"
     assert read_file(str(tmp_path / "self")).error == "symbolic link loop"
+    os.symlink(tmp_path / "nowhere", tmp_path / "dangling")
+    assert read_file(str(tmp_path / "dangling")).error == "symbolic link to a missing file"
 
 
 def test_hard_links_are_one_file(tmp_path, store):

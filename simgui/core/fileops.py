@@ -136,6 +136,7 @@ class Plan:
     identical_only: bool = False
     other_names: int = 0  # of left_alone: another name of a file that stays (same inode)
     empty: int = 0  # of left_alone: empty files, chosen only when marked
+    left_similar: int = 0  # of left_alone: not identical to any file that stays
 
     @property
     def similar_only(self) -> int:
@@ -233,6 +234,7 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
     # the same folders with symbolic links resolved: a reference named through a link
     # (or files stored through one) must protect the same files
     real_refs = [os.path.realpath(r) for r in refs]
+    real = link_resolver()
     roots = sorted(_folders(roots), key=len, reverse=True)  # longest root first
     by_identity = identical_only or action.links
     # a file in two groups could be kept in one and removed in the other
@@ -246,16 +248,13 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             continue
         # sets of paths, not lists of members: groups of thousands of files stay linear
         protected = {m.path for m in files if refs and (
-            _under(m.path, refs) or _under(os.path.realpath(m.path), real_refs))}
+            _under(m.path, refs) or _under(real(m.path), real_refs))}
         if marked is None:
             kept = min([m for m in files if m.path in protected] or files,
                        key=_RULE_KEYS[keep])
             chosen = [m for m in files if m.path not in protected and m is not kept]
-            empty = sum(m.size == 0 for m in chosen)
-            if empty:
-                chosen = [m for m in chosen if m.size]
-                plan.left_alone += empty
-                plan.empty += empty
+            empty = sum(m.size == 0 for m in chosen)  # left alone, so counted in left
+            chosen = [m for m in chosen if m.size]
             acted = {m.path for m in chosen}
             stay = [m for m in files if m.path not in acted]
         else:
@@ -273,13 +272,16 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
                 continue
             kept = min([m for m in stay if m.path in protected] or stay, key=_RULE_KEYS[keep])
         chosen, aliases = _drop_other_names(chosen, stay)
-        ops, reason, left = _group_ops(group, chosen, kept, stay, action, keep, by_identity,
-                                       marked is not None, target_dir, roots)
+        ops, reason, left, similar = _group_ops(group, chosen, kept, stay, action, keep,
+                                                by_identity, marked is not None, target_dir,
+                                                roots)
         if reason:
             plan.refused.append(Refusal(group.id, reason))
             continue
         plan.left_alone += left
+        plan.left_similar += similar
         plan.other_names += aliases
+        plan.empty += empty if marked is None else 0
         if ops:
             plan.kept[group.id] = kept
             plan.operations += ops
@@ -299,11 +301,13 @@ def _drop_other_names(chosen: list[Member], stay: list[Member]) -> tuple[list[Me
 
 
 def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, target_dir,
-               roots) -> tuple[list[Operation], str | None, int]:
+               roots) -> tuple[list[Operation], str | None, int, int]:
     """Operations of one group, or the reason to refuse it (strict: every chosen file
-    must be acted on), and how many chosen files are left alone."""
+    must be acted on), how many of its files are left alone (neither kept nor acted
+    on), and how many of those because they are only similar."""
     ops: list[Operation] = []
     left = len(group.files) - len(chosen) - 1
+    similar = 0
     # the copy that justifies an action by identity must be identical (and, for a
     # hard link, on the same device): the kept file, else another file that stays
     pool = [kept] + sorted((s for s in stay if s is not kept),
@@ -318,22 +322,37 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
                     if not any(_identical(m, s) for s in pool):
                         return [], (f"{m.path} is only similar to the files that stay, and "
                                     f"{'a link' if action.links else 'this'} needs an "
-                                    "identical copy: unmark it to act on the others"), 0
+                                    "identical copy: unmark it to act on the others"), 0, 0
                     why = "on the same device" if action is Action.HARDLINK else ""
-                    return [], f"{m.path} has no identical copy that stays {why}".rstrip(), 0
+                    return [], f"{m.path} has no identical copy that stays {why}".rstrip(), 0, 0
                 left += 1
+                similar += not any(_identical(m, s) for s in pool)
                 continue
         target = None
         if action is Action.MOVE:
             target = os.path.join(target_dir, _relative(m.path, roots))
             if target == m.path:
-                return [], f"{m.path} is already where it would be moved", 0
+                return [], f"{m.path} is already where it would be moved", 0, 0
         ops.append(Operation(action, group.id, m, justify, by_identity, target))
-    return ops, None, left
+    return ops, None, left, similar
 
 
 def _identical(a: Member, b: Member) -> bool:
     return bool(a.content_hash) and a.size == b.size and a.content_hash == b.content_hash
+
+
+def link_resolver() -> Callable[[str], str]:
+    """A function giving a path with the links of its folders resolved (one
+    ``realpath`` per folder, cached: groups hold many files of few folders)."""
+    folders: dict[str, str] = {}
+
+    def resolve(path: str) -> str:
+        head, tail = os.path.split(path)
+        if head not in folders:
+            folders[head] = os.path.realpath(head)
+        return os.path.join(folders[head], tail)
+
+    return resolve
 
 
 def _folders(paths: Sequence[str]) -> list[str]:

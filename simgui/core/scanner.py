@@ -439,9 +439,16 @@ def _why(exc: OSError) -> str:
         return "permission denied"
     if exc.errno == errno.ELOOP:
         # opening with O_NOFOLLOW refuses any link with ELOOP: only a link that
-        # cannot be followed is a loop
-        if exc.filename is not None and os.path.exists(exc.filename):
-            return "symbolic link (not followed)"
+        # cannot be followed for going round in a circle is a loop
+        if exc.filename is not None:
+            try:
+                os.stat(exc.filename)
+            except FileNotFoundError:
+                return "symbolic link to a missing file"
+            except OSError:
+                pass
+            else:
+                return "symbolic link (not followed)"
         return "symbolic link loop"
     return exc.strerror or str(exc)
 

@@ -467,8 +467,10 @@ class DetailsPanel(QWidget):
                 a, b = files
                 apart = int(np.abs(np.asarray(a.table, np.int64)
                                    - np.asarray(b.table, np.int64)).sum())
-                similar = float(similarity_percent(apart, a.size, b.size))
-                rows.append(("A to B", [f"{similar:.2f} % similar · key distance "
+                # equal tables say nothing of equal contents: the strip below compares
+                similar = ("equal sum tables" if apart == 0 else
+                           f"{float(similarity_percent(apart, a.size, b.size)):.2f} % similar")
+                rows.append(("A to B", [f"{similar} · key distance "
                                         f"{abs(a.key - b.key):,.1f} · sum distance {apart:,}"],
                              False))
         for label, values, elide in rows:
