@@ -27,7 +27,9 @@ from simgui.core.store import (
     DAMAGED_ADVICE, ENV_DB, Store, StoreError, default_db_path, is_damage,
 )
 from simgui.core import journal
-from simgui.core.fileops import Action, KeepRule, execute, link_resolver, plan_removal
+from simgui.core.fileops import (
+    Action, KeepRule, execute, link_resolver, plan_removal, under,
+)
 from simgui.core import methods
 from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups
 from simgui.core.keys import SCHEMES
@@ -428,22 +430,21 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
         path = os.path.abspath(os.path.expanduser(folder))
         if not os.path.isdir(path):
             raise CommandError(f"--reference {folder}: no such folder")
-        inside = tuple({f.rstrip(os.sep) + os.sep for f in (path, os.path.realpath(path))})
-        if not (any(p.startswith(inside) for p in files.paths)
-                or any(real(p).startswith(inside) for p in files.paths)):
+        names = list(dict.fromkeys((path, os.path.realpath(path))))
+        if not (any(under(p, names) for p in files.paths)
+                or any(under(real(p), names) for p in files.paths)):
             message = f"--reference {folder}: no stored file is in it"
             if protecting:
                 raise CommandError(f"{message}, so it would protect nothing; nothing was "
                                    "changed (scan it first, or check the path)")
             print(f"simgui: {message}", file=sys.stderr)
         # both names: files stored under either are preferred as references and protected
-        checked += dict.fromkeys((path, os.path.realpath(path)))
+        checked += names
     return checked
 
 
-def _groups(args, store: Store, *, protecting: bool = False):
-    """The stored files, their groups, and the checked --reference folders."""
-    tol = _tolerances(args)  # the options' mistakes first
+def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
+    """The stored files, their groups at ``tol``, and the checked --reference folders."""
     files = _files(store, args)
     references = _reference_folders(args.reference, files, protecting=protecting)
     groups = find_groups(files, tol, scheme=SCHEMES[args.scheme],
@@ -508,9 +509,9 @@ def cmd_pairs(args) -> int:
 def cmd_groups(args) -> int:
     from simgui.core.export import write_groups
 
-    _tolerances(args)  # the options' mistakes before the store's
+    tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
-        _, groups, _ = _groups(args, store)
+        _, groups, _ = _groups(args, store, tol)
     write_groups(groups, sys.stdout, args.format)
     return EXIT_OK
 
@@ -620,10 +621,10 @@ def _print_result(result) -> int:
 
 def cmd_remove(args) -> int:
     action = Action.MOVE if args.move_to else Action(args.action or "trash")
-    _tolerances(args)  # the options' mistakes before the store's
+    tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
         journal.recover(store)
-        files, groups, references = _groups(args, store, protecting=True)
+        files, groups, references = _groups(args, store, tol, protecting=True)
         # moved files keep their paths below whichever scanned folder holds them
         roots = store.scanned_roots()
         if args.move_to:
@@ -637,8 +638,7 @@ def cmd_remove(args) -> int:
             if not os.access(made_in, os.W_OK | os.X_OK):
                 raise CommandError(f"--move-to {args.move_to}: cannot write in {made_in}; "
                                    "nothing was changed")
-            inside = next((r for r in roots if target == r or target.startswith(
-                r.rstrip(os.sep) + os.sep)), None)
+            inside = next((r for r in roots if under(target, [r])), None)
             if inside:
                 print(f"simgui: {target} is inside the scanned folder {inside}: the next scan "
                       "there finds the moved files again", file=sys.stderr)

@@ -17,7 +17,8 @@ def member_row(group: Group, m: Member, role: str) -> dict:
     """One file's row; ``identical``: a copy of the group's reference (so never the
     reference itself, which a script keeping identical rows must not pick up)."""
     return {"group": group.id, "role": role, "path": m.path, "size": m.size,
-            "identical": m.identical and role != "reference", "key_distance": round(m.key_distance, 4),
+            "identical": m.identical and role != "reference",
+            "key_distance": round(m.key_distance, 4),
             "sum_distance": m.sum_distance, "similarity": round(m.similarity, 2),
             "copy_of": m.copy_of}
 

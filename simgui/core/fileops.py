@@ -248,7 +248,7 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             continue
         # sets of paths, not lists of members: groups of thousands of files stay linear
         protected = {m.path for m in files if refs and (
-            _under(m.path, refs) or _under(real(m.path), real_refs))}
+            under(m.path, refs) or under(real(m.path), real_refs))}
         if marked is None:
             kept = min([m for m in files if m.path in protected] or files,
                        key=_RULE_KEYS[keep])
@@ -258,6 +258,7 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             acted = {m.path for m in chosen}
             stay = [m for m in files if m.path not in acted]
         else:
+            empty = 0  # marked empty files are acted on like any other
             chosen = [m for m in files if m.path in marked]
             if not chosen:
                 continue
@@ -281,7 +282,7 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
         plan.left_alone += left
         plan.left_similar += similar
         plan.other_names += aliases
-        plan.empty += empty if marked is None else 0
+        plan.empty += empty
         if ops:
             plan.kept[group.id] = kept
             plan.operations += ops
@@ -318,15 +319,16 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
             justify = next((s for s in pool if _identical(m, s) and (
                 action is not Action.HARDLINK or s.device == m.device)), None)
             if justify is None:
+                only_similar = not any(_identical(m, s) for s in pool)
                 if strict:
-                    if not any(_identical(m, s) for s in pool):
+                    if only_similar:
                         return [], (f"{m.path} is only similar to the files that stay, and "
                                     f"{'a link' if action.links else 'this'} needs an "
                                     "identical copy: unmark it to act on the others"), 0, 0
                     why = "on the same device" if action is Action.HARDLINK else ""
                     return [], f"{m.path} has no identical copy that stays {why}".rstrip(), 0, 0
                 left += 1
-                similar += not any(_identical(m, s) for s in pool)
+                similar += only_similar
                 continue
         target = None
         if action is Action.MOVE:
@@ -359,14 +361,15 @@ def _folders(paths: Sequence[str]) -> list[str]:
     return [os.path.abspath(os.fsdecode(p)) for p in paths]
 
 
-def _under(path: str, folders: Sequence[str]) -> bool:
+def under(path: str, folders: Sequence[str]) -> bool:
+    """``path`` is one of ``folders`` or inside one (absolute paths, compared as text)."""
     return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
 
 
 def _relative(path: str, roots: Sequence[str]) -> str:
     """The path under its scanned root (the longest that holds it), else the whole path."""
     for root in roots:
-        if path != root and _under(path, [root]):
+        if path != root and under(path, [root]):
             return os.path.relpath(path, root)
     if path in roots:
         return os.path.basename(path)  # a file scanned as a root of its own

@@ -12,7 +12,6 @@ puzzles); :class:`Tasks` owns that pool.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -76,7 +75,7 @@ class Task(QObject):
 
 
 def _message(exc: Exception) -> str:
-    if isinstance(exc, sqlite3.Error) and is_damage(exc):
+    if is_damage(exc):
         return (f"the store is damaged ({exc}); your files are not affected: choose "
                 "another store file in Edit › Settings, or move this one aside, and scan again")
     if isinstance(exc, OSError) and exc.strerror:
