@@ -31,7 +31,9 @@ from simgui.core.fileops import (
     Action, KeepRule, execute, link_resolver, plan_removal, under,
 )
 from simgui.core import methods
-from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups
+from simgui.core.analysis import (
+    DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups, in_folders,
+)
 from simgui.core.keys import SCHEMES
 from simgui.core.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
@@ -420,9 +422,9 @@ def _files(store: Store, args):
 
 
 def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
-    """The --reference folders, absolute (and with links resolved, when that differs),
-    checked: each must be a folder, and one that holds no stored file is an error when
-    it is to protect files (a mistyped or unscanned path would protect nothing), else a
+    """The --reference folders, absolute, checked: each must be a folder, and one that
+    holds no stored file (under its name or with links resolved) is an error when it is
+    to protect files (a mistyped or unscanned path would protect nothing), else a
     warning."""
     checked = []
     real = link_resolver()
@@ -431,15 +433,14 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
         if not os.path.isdir(path):
             raise CommandError(f"--reference {folder}: no such folder")
         names = list(dict.fromkeys((path, os.path.realpath(path))))
-        if not (any(under(p, names) for p in files.paths)
-                or any(under(real(p), names) for p in files.paths)):
+        if not (in_folders(files.paths, names).any()
+                or in_folders([real(p) for p in files.paths], names).any()):
             message = f"--reference {folder}: no stored file is in it"
             if protecting:
                 raise CommandError(f"{message}, so it would protect nothing; nothing was "
                                    "changed (scan it first, or check the path)")
             print(f"simgui: {message}", file=sys.stderr)
-        # both names: files stored under either are preferred as references and protected
-        checked += names
+        checked.append(path)  # grouping and clean-up resolve its links themselves
     return checked
 
 

@@ -185,6 +185,16 @@ def test_reference_through_a_link_protects_the_same_files(scanned, capsys, tmp_p
     assert not (root / "orig.bin").exists()
 
 
+def test_reference_through_a_link_is_preferred_as_the_groups_reference(scanned, capsys,
+                                                                      tmp_path):
+    root, db = scanned
+    link = tmp_path / "link-to-sub"
+    link.symlink_to(root / "sub")
+    code, out, _ = run(capsys, "groups", "--db", db, "--reference", str(link))
+    (group,) = json.loads(out)
+    assert code == 0 and group["files"][0]["path"] == str(root / "sub" / "copy.bin")
+
+
 @pytest.mark.parametrize("where, message", [
     ("missing", "no such folder"),
     ("elsewhere", "no stored file is in it, so it would protect nothing"),

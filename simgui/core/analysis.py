@@ -99,7 +99,10 @@ class Analysis:
         hit counts (for one search); default: the sliders' whole range with key
         hits.
         """
-        references = tuple(os.path.abspath(r) for r in settings.references)
+        # each folder as named and with its links resolved: files stored under either
+        # name are in it (clean-up protects them the same way: fileops)
+        references = tuple(dict.fromkeys(
+            p for r in settings.references for p in (os.path.abspath(r), os.path.realpath(r))))
         settings = dataclasses.replace(settings, references=references)
         files, original_index = _one_path_per_file(files, references)
         n = len(files)
