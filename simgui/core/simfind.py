@@ -25,8 +25,8 @@ a candidate:
   neighbouring cells (of its band and the next bands up) within its reach, and
   within those cells in a window of keys (a small cell is simply read whole).
 
-Each candidate then passes a one-word filter (eight more such projections,
-quantised, compared byte-wise in one 64-bit word) and finally the test above,
+Each candidate then passes a one-word filter (its key and seven more such
+projections, quantised, compared byte-wise in one 64-bit word) and finally the test above,
 in the arithmetic of the all-pairs reference (tests/reference.py).
 
 The work is the sorts plus the candidates.  Candidates are the files that are
@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
@@ -307,11 +308,11 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
 #   its own W.  A small cell (or what is left of one past the window start) is
 #   looked at whole instead: the test runs on vector lanes, so a few dozen files
 #   cost less than finding the window.
-# * A candidate passes a one-word filter first: 8 orthogonal projections with
-#   weights +1 and -1 (_PROJECTIONS), quantised into the bytes of a word and
-#   compared byte-wise; each differs by at most the L1 distance for a similar
-#   pair.  Then the exact test of DESIGN.md, in the arithmetic of the all-pairs
-#   reference.
+# * A candidate passes a one-word filter first: its key and 7 orthogonal
+#   projections with weights +1 and -1 (_PROJECTIONS), quantised into the bytes
+#   of a word and compared byte-wise; for a similar pair each projection differs
+#   by at most the L1 distance, and the key by at most the key reach.  Then the
+#   exact test of DESIGN.md, in the arithmetic of the all-pairs reference.
 
 _H = np.uint64(0x8080808080808080)
 _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -413,18 +414,22 @@ def _cell_codes(lo, hi, band_rank, point, band_shift, col_bits, index_bits, cell
     return 0
 
 
-#: The filter's projections: the odd rows of the 16 x 16 Sylvester Hadamard matrix
-#: (row j weighs tag t by (-1)^popcount(j & t)).  They are orthogonal, so each
-#: carries its own share of a pair's difference: on the benchmark corpus eight of
-#: them pass a quarter as many non-pairs as the eight sums of the four tag groups.
+#: The filter's projections: odd rows 3 .. 15 of the 16 x 16 Sylvester Hadamard
+#: matrix (row j weighs tag t by (-1)^popcount(j & t)).  They are orthogonal, so
+#: each carries its own share of a pair's difference: on the benchmark corpus eight
+#: of them passed a quarter as many non-pairs as the eight sums of the four tag
+#: groups.  The key took the place of row 1 (even minus odd tags, which the grid
+#: already cuts on): the filter then passes 17 % more non-pairs but spares the
+#: scans reading keys (1.75 against 1.49 million passed at 1,000,000 files, and a
+#: sweep 7 % faster).
 _PROJECTIONS = np.array([[1 - 2 * (bin(j & t).count("1") & 1) for t in range(16)]
-                         for j in range(1, 16, 2)], dtype=np.int64)
+                         for j in range(3, 16, 2)], dtype=np.int64)
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _project(table, out):
     """The filter's projections of one sum table into ``out``."""
-    for j in range(8):
+    for j in range(7):
         v = np.int64(0)
         for t in range(16):
             v += _PROJECTIONS[j, t] * np.int64(table[t])
@@ -432,11 +437,20 @@ def _project(table, out):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _signature(proj, shift, minus):
-    """The 8 projections, shifted right, less ``minus``, one per byte."""
-    word = np.uint64(0)
-    for j in range(8):
-        word |= np.uint64(((proj[j] >> shift) - minus) & 0xFF) << np.uint64(8 * j)
+def _key_level(key, quantum):
+    """floor(key / quantum) mod 256, exactly: the quantum is a power of two, so the
+    division is exact, and so is the remainder (of a whole number, in doubles)."""
+    f = np.floor(key / quantum)
+    return np.int64(f - 256.0 * np.floor(f / 256.0))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _signature(proj, shift, minus, level):
+    """The filter word: byte 0 the key ``level``; bytes 1-7 the 7 projections, shifted
+    right, less ``minus``."""
+    word = np.uint64(level & 0xFF)
+    for j in range(7):
+        word |= np.uint64(((proj[j] >> shift) - minus) & 0xFF) << np.uint64(8 * j + 8)
     return word
 
 
@@ -485,12 +499,12 @@ def _order_cells(c0, c1, cell_start, order, rep_key, key, position):
 
 
 @njit(nogil=True, cache=True)
-def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, sig, size, ext,
-             orig, tab):
+def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, key_quantum,
+             rep_key, sig, size, ext, orig, tab):
     """Representatives lo .. hi-1 (files in order, so tables are read in order) to their
     places in search order: sizes, extensions, file indices, signatures and tables.
     (Reading at random and writing in order was slower.)"""
-    proj = np.empty(8, np.int64)
+    proj = np.empty(7, np.int64)
     for q in range(lo, hi):
         p = position[q]
         f = reps[q]
@@ -500,7 +514,8 @@ def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shif
         for t in range(16):
             tab[p, t] = tables[f, t]
         _project(tables[f], proj)
-        sig[p] = _signature(proj, sig_shift[band_rank[q]], 0)
+        b = band_rank[q]
+        sig[p] = _signature(proj, sig_shift[b], 0, _key_level(rep_key[q], key_quantum[b]))
     return 0
 
 
@@ -516,14 +531,16 @@ def _lower_bound(a, lo, hi, value):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _near(v, query, limit_word):
-    """The one-word filter: every byte of ``v`` within the window the query's bytes set.
+def _near(v, query, limit_word, care):
+    """The one-word filter: every byte of ``v`` that counts within the window the
+    query's bytes set.
 
-    ``query`` holds c_x - D per byte and ``limit_word`` 127 - 2D per byte: the
-    byte-wise difference v - query (mod 256) must be at most 2D everywhere.
+    ``query`` holds c_x - D per byte and ``limit_word`` 127 - 2D per byte (D may
+    differ from byte to byte, at most 63): the byte-wise difference v - query
+    (mod 256) must be at most 2D in every byte whose top bit ``care`` has.
     """
     d = ((v | _H) - (query & _NOT_H)) ^ ((v ^ ~query) & _H)
-    return ((((d & _NOT_H) + limit_word) | d) & _H) == 0
+    return ((((d & _NOT_H) + limit_word) | d) & care) == 0
 
 
 @njit(nogil=True, cache=True)
@@ -574,39 +591,45 @@ def _inside(y, top, bottom, key):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _passes(y, top, bottom, query, limit_word, pass_all, key, sig):
-    """Candidate y is within the key window and passes the one-word filter."""
-    return _inside(y, top, bottom, key) & (pass_all | _near(sig[y], query, limit_word))
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _collect(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
-    """Files y0 .. end-1 that pass, appended to ``ys[n_p:]``; the new count."""
-    for y in range(np.uint64(y0), np.uint64(end)):
-        ys[n_p] = np.int64(y)
-        n_p += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
+def _append_bits(y0, mask, ys, n_p):
+    """Files y0 + i for each bit i set in ``mask``, appended to ``ys[n_p:]``; the new count."""
+    while mask:
+        ys[n_p] = np.int64(y0) + np.int64(trailing_zeros(mask))
+        n_p += 1
+        mask &= mask - np.uint64(1)
     return n_p
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _scan_whole(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
-    """Files y0 .. end-1 (in any order) that pass, appended to ``ys[n_p:]``: the new
-    count, and how many were within the key window.  A first pass only counts them:
-    it has no branches, so it runs on vector lanes (unsigned indices: numba checks
-    signed ones for wrapping), and a second pass collects them only when there are
-    any (a few candidates in a hundred)."""
-    hits = 0
+def _scan_whole(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p, counting):
+    """Files y0 .. end-1 (in any order) that pass the one-word filter, appended to
+    ``ys[n_p:]``: the new count, and how many were within the key window if
+    ``counting`` is not None.  The test has no branches, so it runs on vector lanes
+    (unsigned indices: numba checks signed ones for wrapping), into a word with a
+    bit per file that passes, for up to 64 files at a time."""
     inside = 0
-    for y in range(np.uint64(y0), np.uint64(end)):
-        hits += _passes(y, top, bottom, query, limit_word, pass_all, key, sig)
-        inside += _inside(y, top, bottom, key)
-    if hits:
-        n_p = _collect(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p)
+    base = np.uint64(y0)
+    stop = np.uint64(end)
+    while base < stop:
+        mask = np.uint64(0)
+        count = min(stop - base, np.uint64(64))
+        # counting is True or None: two types, so two compiled versions, the search's
+        # without the count (a flag tested at run time cost the sweep 8 %, even in
+        # two loops)
+        if counting is not None:
+            for j in range(np.uint64(0), count):
+                mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
+                inside += _inside(base + j, top, bottom, key)
+        else:
+            for j in range(np.uint64(0), count):
+                mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
+        n_p = _append_bits(base, mask, ys, n_p)
+        base += np.uint64(64)
     return n_p, inside
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys, n_p):
+def _scan_window(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p, counting):
     """Like :func:`_scan_whole` over files y0 .. end-1 sorted by key, up to the first
     key above ``top``: in blocks of _BLOCK files, each scanned whole (the arrays are
     padded, so the last block may run past ``end``).  Returns the count, how many were
@@ -617,13 +640,14 @@ def _scan_window(y0, end, top, bottom, query, limit_word, pass_all, key, sig, ys
     looked = 0
     inside = 0
     while y < stop:
-        hits = 0
-        for b in range(y, y + block):
-            hits += (b < stop) & _passes(b, top, bottom, query, limit_word, pass_all, key, sig)
-            inside += (b < stop) & _inside(b, top, bottom, key)
-        if hits:
-            n_p = _collect(y, min(y + block, stop), top, bottom, query, limit_word, pass_all,
-                           key, sig, ys, n_p)
+        mask = np.uint64(0)
+        for j in range(np.uint64(0), block):
+            b = y + j
+            mask |= np.uint64((b < stop) & _near(sig[b], query, limit_word, care)) << j
+        if counting is not None:  # see _scan_whole
+            for b in range(y, y + block):
+                inside += (b < stop) & _inside(b, top, bottom, key)
+        n_p = _append_bits(y, mask, ys, n_p)
         looked += _BLOCK
         if y + block >= stop or key[y + block - np.uint64(1)] > top:
             break
@@ -648,18 +672,19 @@ def _first_at_least(y, end, value, key):
 
 @njit(nogil=True, cache=True)
 def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
-               band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-               ext_sf, tab, size_factor, whole_up_to, ends, ys, counts, s_window, s_box, s_word,
-               pass_all, proj):
+               band_cell_shift, band_sig_shift, band_key_quantum, band_max_size, key, sig, size,
+               ext, ext_kf, ext_sf, tab, size_factor, whole_up_to, ends, ys, counts, counting,
+               s_window, s_box, s_word, proj):
     """Candidates y of files x0 .. x1-1 of a cell (files lo .. hi-1) that pass the one-word
     filter, in ``ys`` (``ends[x - x0]``: where those of x end): the rest of the own cell,
     then the neighbour cells (``t_*``, per band slot ``k``; ``ptr`` where each one's
     key window was, for the previous file).  The own cell, if it holds at most
     ``whole_up_to`` files, and a neighbour cell, if at most that many are left from
     its window start, are scanned whole; the others in a key window.  ``ys`` has
-    room for all.  The last five arguments are room for each file's bounds per band
-    slot and its projections (allocated once per sweep: a cell's call is too short
-    to pay for ten allocations)."""
+    room for all; ``counts`` gets the work done, the candidates within the key window
+    only if ``counting`` is not None.  The last four arguments are room for each
+    file's bounds per band slot and its projections (allocated once per sweep: a
+    cell's call is too short to pay for ten allocations)."""
     s_top = s_window[0]
     s_bottom = s_window[1]
     s_rlo = s_box[0]
@@ -668,6 +693,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     s_chi = s_box[3]
     query = s_word[0]
     limit_word = s_word[1]
+    care = s_word[2]
     examined = 0
     scanned = 0
     n_p = 0
@@ -693,18 +719,35 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
             s_rhi[k] = (total + wx) >> k2
             s_clo[k] = (even_odd - wx) >> k2
             s_chi[k] = (even_odd + wx) >> k2
+            # the filter's window, D steps either side: the key's D in byte 0 (at most
+            # 33: see key_quantum), the projections' in the others (at most 32 in
+            # their own band, more from a band below); a byte whose window would be
+            # wider than 127 steps is not tested
             d = (wx >> band_sig_shift[bb]) + 1
-            pass_all[k] = 2 * d > 127
-            if not pass_all[k]:
-                query[k] = _signature(proj, band_sig_shift[bb], d)
-                limit_word[k] = np.uint64(127 - 2 * d) * _LANES
+            quantum = band_key_quantum[bb]
+            dk = np.floor((reach + slack) / quantum) + 1.0
+            c = np.uint64(0)
+            if d <= 63:
+                c = _H ^ np.uint64(0x80)
+            else:
+                d = 63
+            if dk <= 63.0:  # NaN not
+                c |= np.uint64(0x80)
+            else:
+                dk = 63.0
+            query[k] = _signature(proj, band_sig_shift[bb], d,
+                                  _key_level(kx, quantum) - np.int64(dk))
+            limit_word[k] = (np.uint64(127 - 2 * d) * (_LANES - np.uint64(1))
+                             + np.uint64(127 - 2 * np.int64(dk)))
+            care[k] = c
         # the rest of the own cell (sorted by key: its window starts at x)
         if hi - lo > whole_up_to:
             n_p, inside, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0],
-                                               limit_word[0], pass_all[0], key, sig, ys, n_p)
+                                               limit_word[0], care[0], key, sig, ys, n_p,
+                                               counting)
         else:
             n_p, inside = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0],
-                                      limit_word[0], pass_all[0], key, sig, ys, n_p)
+                                      limit_word[0], care[0], key, sig, ys, n_p, counting)
             looked = hi - x - 1
         examined += inside
         scanned += looked
@@ -723,10 +766,11 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
                 continue
             if window:
                 n_p, inside, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
-                                                   limit_word[k], pass_all[k], key, sig, ys, n_p)
+                                                   limit_word[k], care[k], key, sig, ys, n_p,
+                                                   counting)
             else:
                 n_p, inside = _scan_whole(y, end, s_top[k], s_bottom[k], query[k],
-                                          limit_word[k], pass_all[k], key, sig, ys, n_p)
+                                          limit_word[k], care[k], key, sig, ys, n_p, counting)
                 looked = end - y
             examined += inside
             scanned += looked
@@ -740,16 +784,16 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
 @njit(nogil=True, cache=True)
 def _slot_room(slots):
     """Room for a file's bounds per band slot: key window (top, bottom), grid box (rows,
-    columns), filter words (query, limit) and whether the filter passes all."""
+    columns) and filter words (query, limit, the bytes that count)."""
     return (np.empty((2, slots), np.float64), np.empty((4, slots), np.int64),
-            np.empty((2, slots), np.uint64), np.empty(slots, np.bool_))
+            np.empty((3, slots), np.uint64))
 
 
 @njit(nogil=True, cache=True)
 def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
-                 band_cell_shift, band_sig_shift, band_row_min, band_col_min, band_rows, band_cols,
-                 band_min_size, band_max_size, band_shift, col_bits, key, sig, size, ext, ext_kf,
-                 ext_sf, orig, tab, size_factor, whole_up_to):
+                 band_cell_shift, band_sig_shift, band_key_quantum, band_row_min, band_col_min,
+                 band_rows, band_cols, band_min_size, band_max_size, band_shift, col_bits, key, sig,
+                 size, ext, ext_kf, ext_sf, orig, tab, size_factor, whole_up_to, counting):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
     candidates (within a file's key window in its neighbour cells), ``counts[1]`` those
@@ -771,8 +815,8 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
     slots = 8
     s_band = np.empty(slots, np.int64)
     s_floor = np.empty(slots, np.float64)  # the cell's largest key reach, per band
-    s_window, s_box, s_word, pass_all = _slot_room(slots)
-    proj = np.empty(8, np.int64)
+    s_window, s_box, s_word = _slot_room(slots)
+    proj = np.empty(7, np.int64)
     ys = np.empty(1 << 16, np.int64)
     ends = np.empty(64, np.int64)
     for c in range(c0, c1):
@@ -806,7 +850,7 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                 slots *= 2
                 s_band = np.concatenate((s_band, s_band))
                 s_floor = np.concatenate((s_floor, s_floor))
-                s_window, s_box, s_word, pass_all = _slot_room(slots)
+                s_window, s_box, s_word = _slot_room(slots)
             s_band[n_s] = bb
             # the largest partner any file of the cell can have in band bb
             partner = min(size_factor * s_cell, float(band_max_size[bb]))
@@ -862,17 +906,17 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             if x1 - x0 > ends.shape[0]:
                 ends = np.empty(2 * (x1 - x0), np.int64)
             _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
-                       band_cell_shift, band_sig_shift, band_max_size, key, sig, size, ext, ext_kf,
-                       ext_sf, tab, size_factor, whole_up_to, ends, ys, counts, s_window, s_box,
-                       s_word, pass_all, proj)
+                       band_cell_shift, band_sig_shift, band_key_quantum, band_max_size, key, sig,
+                       size, ext, ext_kf, ext_sf, tab, size_factor, whole_up_to, ends, ys, counts,
+                       counting, s_window, s_box, s_word, proj)
             out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf,
                                  tab, orig, size_factor)
             x0 = x1
     return out, found
 
 
-def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor
-                   ) -> tuple[np.ndarray, dict]:
+def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor,
+                   counting=False) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
     counts of the work done.  ``ext_offsets``: what the extension modification adds to
     the keys, per extension id."""
@@ -908,6 +952,11 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         if not wide.any():
             break
         sig_shift[wide] += 1
+    # the key byte's quantum, a power of two (so keys divide exactly): the largest
+    # key reach into the band spans at most 31 steps
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        key_quantum = np.exp2(np.ceil(np.log2(np.maximum(1.0, max_size * float(ext_kf.max()))
+                                              / 31.0)))
     index_bits = max(1, (m - 1).bit_length())
     band_bits = max(1, (n_bands - 1).bit_length())
     while True:
@@ -964,14 +1013,14 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
     position = np.empty(m, np.int64)
     _map(lambda i: _order_cells(cuts[i], cuts[i + 1], cell_start, order, rep_key, key, position),
          range(len(cuts) - 1))
-    _in_chunks(_scatter, m, position, reps, sizes, tables, ext_ids, band_rank, sig_shift, sig,
-               size, ext, orig, tab)
+    _in_chunks(_scatter, m, position, reps, sizes, tables, ext_ids, band_rank, sig_shift,
+               key_quantum, rep_key, sig, size, ext, orig, tab)
     band_cell_lo = np.searchsorted(cell_band, np.arange(n_bands)).astype(np.int64)
     band_cell_hi = np.searchsorted(cell_band, np.arange(n_bands), side="right").astype(np.int64)
-    args = (cell_start, cell_code, band_cell_lo, band_cell_hi, cell_shift, sig_shift, row_min,
-            col_min, rows, cols, min_size, max_size, np.int64(band_shift), np.int64(col_bits), key,
-            sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor),
-            np.int64(_SCAN_WHOLE_UP_TO))
+    args = (cell_start, cell_code, band_cell_lo, band_cell_hi, cell_shift, sig_shift,
+            key_quantum, row_min, col_min, rows, cols, min_size, max_size, np.int64(band_shift),
+            np.int64(col_bits), key, sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor),
+            np.int64(_SCAN_WHOLE_UP_TO), True if counting else None)
 
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
@@ -1127,15 +1176,16 @@ class SearchSpace:
         """Similar pairs of classes, (m, 2) int64 with a < b (in no particular order,
         the same for the same input), each as two of its :meth:`search_reps` (each
         class's first file, unless the pair matched in another extension)."""
-        return self._class_pairs_counted(tolerances, overrides)[0]
+        return self._class_pairs_counted(tolerances, overrides, counting=False)[0]
 
     def _class_pairs_counted(self, tolerances: Tolerances,
-                             overrides: Mapping[str, Tolerances] | None = None
-                             ) -> tuple[np.ndarray, dict]:
+                             overrides: Mapping[str, Tolerances] | None = None, *,
+                             counting: bool = True) -> tuple[np.ndarray, dict]:
         """:meth:`class_pairs` and counts of the work (for benchmarks): ``examined``
-        candidates (within a file's key reach in its neighbour cells), ``filtered``
-        (those passing the one-word filter, tested exactly), ``looked_at`` (files the
-        scans read: small cells whole, key windows in blocks), ``cells``, ``files``."""
+        candidates (within a file's key reach in its neighbour cells; counted only if
+        ``counting``, which costs a few per cent), ``filtered`` (those passing the
+        one-word filter, tested exactly), ``looked_at`` (files the scans read: small
+        cells whole, key windows in blocks), ``cells``, ``files``."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
         reps = self.search_reps()
         if len(reps) < 2:
@@ -1145,7 +1195,7 @@ class SearchSpace:
                                      np.ascontiguousarray(self.keys, dtype=np.float64),
                                      np.ascontiguousarray(self.ext_ids, dtype=np.int64),
                                      key_frac, sum_frac, self.extension_offsets(),
-                                     self.size_factor)
+                                     self.size_factor, counting)
         # a match in an extension with its own fixed tolerances holds at any slider
         fixed = list(self.override_ids(overrides))
         preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
