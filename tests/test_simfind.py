@@ -388,6 +388,21 @@ def test_keys_decide_at_their_limit_whatever_their_magnitude(shift, weight, key_
                                                                1.5, exts)
 
 
+@pytest.mark.parametrize("key_tol,sum_tol", [(1e300, 1e300), (1.0, 1e30), (1e30, 1.0)])
+def test_tolerances_far_beyond_any_distance_equal_all_pairs(key_tol, sum_tol):
+    # a reach wider than 64 bits once made garbage grid boxes: no pairs, or a crash
+    rng = np.random.default_rng(0)
+    sizes, tables = rng.integers(100, 10_000, 50), rng.integers(0, 100, (50, 16))
+    check(sizes, tables, key_tol, sum_tol)
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), -0.5])
+def test_tolerances_are_finite_and_not_negative(bad):
+    for args in ((bad, 1.0), (1.0, bad)):
+        with pytest.raises(ValueError, match="finite"):
+            Tolerances(*args)
+
+
 def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
     rng = np.random.default_rng(11)
     tables = rng.integers(0, 500, (40, 16))

@@ -75,8 +75,8 @@ class Tolerances:
     sum: float = DEFAULT_SUM_TOLERANCE
 
     def __post_init__(self):
-        if not (self.key >= 0 and self.sum >= 0):
-            raise ValueError("tolerances must be zero or more percent")
+        if not (0 <= self.key < np.inf and 0 <= self.sum < np.inf):  # NaN too
+            raise ValueError("tolerances must be zero or more percent, and finite")
 
 
 def parse_override(text: str) -> tuple[str, Tolerances]:
@@ -319,6 +319,10 @@ _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 _LANES = np.uint64(0x0101010101010101)
 #: Grid cells are the power of two nearest to this times the band's largest W.
 _CELL_SCALE = 1.0
+#: The largest sum-table reach the grid and the filter are cut for, in counts: any
+#: larger is as good as infinite (two tables that far apart overflow the exact
+#: test's 64-bit sum too), and it keeps W and a table total within 64 bits.
+_MAX_REACH = float(1 << 61)
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
 #: A file's own cell, when it holds at most this many files, and a neighbour cell,
@@ -354,7 +358,7 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
         r = reps[q]
         s = sizes[r]
         band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
-        spread[q] = max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0)
+        spread[q] = min(max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0), _MAX_REACH)
         point[q, 0], point[q, 1] = _grid_point(tables[r])
         for t in range(16):
             top = max(top, abs(tables[r, t]))
@@ -708,7 +712,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
             bb = s_band[k]
             partner = min(size_factor * sx, float(band_max_size[bb]))
             reach = max(1.0, partner * kfx)
-            wx = np.int64(max(1.0, (sx + partner) * sfx / 2.0))
+            wx = np.int64(min(max(1.0, (sx + partner) * sfx / 2.0), _MAX_REACH))
             # a margin of a few units in the last place for rounding (keys carry
             # extension offsets up to 2**44): the exact key test comes later
             slack = (abs(kx) + reach) * 2e-15
@@ -855,7 +859,7 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             # the largest partner any file of the cell can have in band bb
             partner = min(size_factor * s_cell, float(band_max_size[bb]))
             s_floor[n_s] = max(1.0, partner * kf_cell)
-            wi = np.int64(max(1.0, (s_cell + partner) * sf_cell / 2.0))
+            wi = np.int64(min(max(1.0, (s_cell + partner) * sf_cell / 2.0), _MAX_REACH))
             k2 = band_cell_shift[bb]
             r_lo = (tot_lo - wi) >> k2
             r_hi = (tot_hi + wi) >> k2
