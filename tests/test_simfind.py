@@ -396,6 +396,36 @@ def test_tolerances_far_beyond_any_distance_equal_all_pairs(key_tol, sum_tol):
     check(sizes, tables, key_tol, sum_tol)
 
 
+def test_extreme_tables_and_sizes_equal_all_pairs():
+    # found by review: a reach of 2**61 counts or more is infinite, not cut short; a
+    # band of huge totals coarsens its own cells, not every band's past 63 bits;
+    # min_similar_size 0 searches empty files too
+    zero = KeyScheme("zero", (0.0,) * 16)
+    tables = np.zeros((2, 16), np.int64)
+    tables[1, 0] = 2**62
+    sizes = np.array([1000, 1000])
+    for sum_tol in (1e18, 1e30):
+        assert check(sizes, tables, 1.0, sum_tol, scheme=zero).tolist() == [[0, 1]]
+    sizes = np.array([100, 100, 10**15, 10**15])
+    tables = np.zeros((4, 16), np.int64)
+    tables[0, 0], tables[1, 1], tables[1, 2] = 2**59, 2**59, -2**59
+    tables[2:] = 1000
+    tables[3, 0] += 10**14
+    assert check(sizes, tables, 1.0, 100.0, scheme=zero).tolist() == [[2, 3]]
+    sizes, tables = np.zeros(3, np.int64), np.zeros((3, 16), np.int64)
+    tables[1, 0], tables[2, 0] = 1, 5
+    got = find_pairs(sizes, tables, key_tolerance=1.0, sum_tolerance=1.0, scheme=UNIFORM,
+                     min_similar_size=0)
+    assert got.tolist() == [[0, 1]] == [list(p) for p in reference_pairs(
+        sizes, tables, 1.0, 1.0, compute_keys(tables, UNIFORM), min_similar_size=0)]
+
+
+@pytest.mark.parametrize("size", [-1, 2**62])
+def test_sizes_out_of_range_are_refused(size):
+    with pytest.raises(ValueError, match="file sizes must be"):
+        find_pairs(np.array([10, size]), np.zeros((2, 16), np.int64))
+
+
 @pytest.mark.parametrize("bad", [float("inf"), float("nan"), -0.5])
 def test_tolerances_are_finite_and_not_negative(bad):
     for args in ((bad, 1.0), (1.0, bad)):

@@ -319,10 +319,12 @@ _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 _LANES = np.uint64(0x0101010101010101)
 #: Grid cells are the power of two nearest to this times the band's largest W.
 _CELL_SCALE = 1.0
-#: The largest sum-table reach the grid and the filter are cut for, in counts: any
-#: larger is as good as infinite (two tables that far apart overflow the exact
-#: test's 64-bit sum too), and it keeps W and a table total within 64 bits.
+#: A sum-table reach W of at least this many counts is taken as infinite (no grid
+#: box, no projection bytes in the filter): W itself, and a table total plus or
+#: minus W, must fit in 64 bits.
 _MAX_REACH = float(1 << 61)
+#: Sizes must be below this: two of them, summed in the exact test, fit in 63 bits.
+_MAX_SIZE = 1 << 62
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
 #: A file's own cell, when it holds at most this many files, and a neighbour cell,
@@ -712,22 +714,28 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
             bb = s_band[k]
             partner = min(size_factor * sx, float(band_max_size[bb]))
             reach = max(1.0, partner * kfx)
-            wx = np.int64(min(max(1.0, (sx + partner) * sfx / 2.0), _MAX_REACH))
+            w = max(1.0, (sx + partner) * sfx / 2.0)
+            wide = w >= _MAX_REACH
+            wx = np.int64(min(w, _MAX_REACH))
             # a margin of a few units in the last place for rounding (keys carry
             # extension offsets up to 2**44): the exact key test comes later
             slack = (abs(kx) + reach) * 2e-15
             s_top[k] = kx + reach + slack
             s_bottom[k] = kx - reach - slack
             k2 = band_cell_shift[bb]
-            s_rlo[k] = (total - wx) >> k2
-            s_rhi[k] = (total + wx) >> k2
-            s_clo[k] = (even_odd - wx) >> k2
-            s_chi[k] = (even_odd + wx) >> k2
+            if wide:
+                s_rlo[k] = s_clo[k] = np.iinfo(np.int64).min
+                s_rhi[k] = s_chi[k] = np.iinfo(np.int64).max
+            else:
+                s_rlo[k] = (total - wx) >> k2
+                s_rhi[k] = (total + wx) >> k2
+                s_clo[k] = (even_odd - wx) >> k2
+                s_chi[k] = (even_odd + wx) >> k2
             # the filter's window, D steps either side: the key's D in byte 0 (at most
             # 33: see key_quantum), the projections' in the others (at most 32 in
             # their own band, more from a band below); a byte whose window would be
             # wider than 127 steps is not tested
-            d = (wx >> band_sig_shift[bb]) + 1
+            d = 64 if wide else (wx >> band_sig_shift[bb]) + 1
             quantum = band_key_quantum[bb]
             dk = np.floor((reach + slack) / quantum) + 1.0
             c = np.uint64(0)
@@ -859,16 +867,21 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             # the largest partner any file of the cell can have in band bb
             partner = min(size_factor * s_cell, float(band_max_size[bb]))
             s_floor[n_s] = max(1.0, partner * kf_cell)
-            wi = np.int64(min(max(1.0, (s_cell + partner) * sf_cell / 2.0), _MAX_REACH))
+            w = max(1.0, (s_cell + partner) * sf_cell / 2.0)
+            wi = np.int64(min(w, _MAX_REACH))
             k2 = band_cell_shift[bb]
-            r_lo = (tot_lo - wi) >> k2
-            r_hi = (tot_hi + wi) >> k2
-            q_lo = (eo_lo - wi) >> k2
-            q_hi = (eo_hi + wi) >> k2
-            if bb == b:
-                r_lo = row
             rmin = band_row_min[bb]
             cmin = band_col_min[bb]
+            if w >= _MAX_REACH:  # infinite: every cell of the band
+                r_lo, r_hi = rmin, rmin + band_rows[bb] - 1
+                q_lo, q_hi = cmin, cmin + band_cols[bb] - 1
+            else:
+                r_lo = (tot_lo - wi) >> k2
+                r_hi = (tot_hi + wi) >> k2
+                q_lo = (eo_lo - wi) >> k2
+                q_hi = (eo_hi + wi) >> k2
+            if bb == b:
+                r_lo = row
             first_row = max(r_lo, rmin)
             last_row = min(r_hi, rmin + band_rows[bb] - 1)
             for r in range(first_row, last_row + 1):
@@ -968,11 +981,17 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         col_min = lo[:, 1] >> cell_shift
         rows = (hi[:, 0] >> cell_shift) - row_min + 1
         cols = (hi[:, 1] >> cell_shift) - col_min + 1
-        row_bits = max(1, int(rows.max() - 1).bit_length())
-        col_bits = max(1, int(cols.max() - 1).bit_length())
+        band_row_bits = np.array([max(1, int(r - 1).bit_length()) for r in rows])
+        band_col_bits = np.array([max(1, int(c - 1).bit_length()) for c in cols])
+        row_bits, col_bits = int(band_row_bits.max()), int(band_col_bits.max())
         if index_bits + band_bits + row_bits + col_bits <= 63:
             break
-        cell_shift += 1  # coarser cells are as exact, only slower
+        # coarser cells (as exact, only slower) in the bands that need the most bits;
+        # a shift of 62 leaves at most 4 rows and columns
+        grow = ((band_row_bits == row_bits) | (band_col_bits == col_bits)) & (cell_shift < 62)
+        if not grow.any():  # pragma: no cover - some 2**55 files
+            raise ValueError("too many files to search at once")
+        cell_shift[grow] += 1
     band_shift = row_bits + col_bits
     # below the cell, the extension's rank by offset and a level of the key less the
     # offset, in the bits the radix sort's passes have room for (at least 12 for the
@@ -1094,6 +1113,8 @@ class SearchSpace:
         tables = np.ascontiguousarray(tables, dtype=np.int64).reshape(-1, 16)
         if len(sizes) != len(tables):
             raise ValueError("one size per sum table is needed")
+        if len(sizes) and not (0 <= sizes.min() and sizes.max() < _MAX_SIZE):
+            raise ValueError("file sizes must be from 0 to 2**62 - 1 bytes")
         if size_factor < 1:
             raise ValueError("the size factor must be at least 1")
         keys = plain_keys = scheme.keys(tables)
@@ -1119,7 +1140,7 @@ class SearchSpace:
         extensions, the first file of each of its other extensions too (the
         extension rule pairs a file with copies of its own extension only)."""
         of_file = self.classes.of_file
-        big = self.sizes >= max(self.min_similar_size, 1)  # copies share a size
+        big = self.sizes >= self.min_similar_size
         reps = self.classes.is_first & big
         if self.mixed_extensions:
             other = np.flatnonzero(big & _in_another_extension(self.classes, self.ext_ids))
