@@ -26,8 +26,8 @@ a candidate:
   within those cells in a window of keys (a small cell is simply read whole).
 
 Each candidate then passes a one-word filter (its key and seven more such
-projections, quantised, compared byte-wise in one 64-bit word) and finally the test above,
-in the arithmetic of the all-pairs reference (tests/reference.py).
+projections, quantised, compared byte-wise in one 64-bit word) and finally the
+test above, in the arithmetic of the all-pairs reference (tests/reference.py).
 
 The work is the sorts plus the candidates.  Candidates are the files that are
 close in three projections; in a collection that grows denser (more files of
@@ -619,16 +619,13 @@ def _scan_whole(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p
     while base < stop:
         mask = np.uint64(0)
         count = min(stop - base, np.uint64(64))
-        # counting is True or None: two types, so two compiled versions, the search's
-        # without the count (a flag tested at run time cost the sweep 8 %, even in
-        # two loops)
-        if counting is not None:
-            for j in range(np.uint64(0), count):
-                mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
+        for j in range(np.uint64(0), count):
+            mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
+            # counting is True or None: two types, so two compiled versions, the
+            # search's without the count (a flag tested at run time, even in a loop
+            # of its own, cost the sweep 8 %)
+            if counting is not None:
                 inside += _inside(base + j, top, bottom, key)
-        else:
-            for j in range(np.uint64(0), count):
-                mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
         n_p = _append_bits(base, mask, ys, n_p)
         base += np.uint64(64)
     return n_p, inside
@@ -650,8 +647,7 @@ def _scan_window(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_
         for j in range(np.uint64(0), block):
             b = y + j
             mask |= np.uint64((b < stop) & _near(sig[b], query, limit_word, care)) << j
-        if counting is not None:  # see _scan_whole
-            for b in range(y, y + block):
+            if counting is not None:  # see _scan_whole
                 inside += (b < stop) & _inside(b, top, bottom, key)
         n_p = _append_bits(y, mask, ys, n_p)
         looked += _BLOCK
