@@ -1204,7 +1204,7 @@ class SearchSpace:
                              counting: bool = True) -> tuple[np.ndarray, dict]:
         """:meth:`class_pairs` and counts of the work (for benchmarks): ``examined``
         candidates (within a file's key reach in its neighbour cells; counted only if
-        ``counting``, which costs a few per cent), ``filtered`` (those passing the
+        ``counting``, which costs the sweep about 8 %), ``filtered`` (those passing the
         one-word filter, tested exactly), ``looked_at`` (files the scans read: small
         cells whole, key windows in blocks), ``cells``, ``files``."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
