@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simgui.core.byte_window import near8
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
 from simgui.core.radix import sort_bits
@@ -306,16 +307,14 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
 #   pair is looked at once) by merging on key: a file looks only at the
 #   neighbours' files within its key reach, and only at neighbour cells within
 #   its own W.  A small cell (or what is left of one past the window start) is
-#   looked at whole instead: the test runs on vector lanes, so a few dozen files
-#   cost less than finding the window.
+#   looked at whole instead: the filter runs on vector lanes (byte_window), so a
+#   few hundred files cost less than finding the window.
 # * A candidate passes a one-word filter first: its key and 7 orthogonal
 #   projections with weights +1 and -1 (_PROJECTIONS), quantised into the bytes
 #   of a word and compared byte-wise; for a similar pair each projection differs
 #   by at most the L1 distance, and the key by at most the key reach.  Then the
 #   exact test of DESIGN.md, in the arithmetic of the all-pairs reference.
 
-_H = np.uint64(0x8080808080808080)
-_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 _LANES = np.uint64(0x0101010101010101)
 #: Grid cells are the power of two nearest to this times the band's largest W.
 _CELL_SCALE = 1.0
@@ -329,9 +328,10 @@ _MAX_SIZE = 1 << 62
 _CHUNK_FILES = 16384
 #: A file's own cell, when it holds at most this many files, and a neighbour cell,
 #: when at most this many are left from where the previous file's key window
-#: started, are scanned whole rather than in a key window (the scan runs on vector
-#: lanes at a quarter of a nanosecond a file: cheaper than finding the window).
-_SCAN_WHOLE_UP_TO = 64
+#: started, are scanned whole rather than in a key window (the filter runs on
+#: vector lanes at a tenth of a nanosecond a file, and byte 0 holds the key: on the
+#: benchmark corpus 192 to 384 were equally fast, 64 was 8 % slower).
+_SCAN_WHOLE_UP_TO = 256
 #: A key window is scanned in blocks of this many files.  The search-order ``key``
 #: and ``sig`` arrays carry this many files of padding, so a block (or a step of
 #: _first_at_least, up to 7 files past its end) never reads past them.
@@ -536,19 +536,6 @@ def _lower_bound(a, lo, hi, value):
     return lo
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _near(v, query, limit_word, care):
-    """The one-word filter: every byte of ``v`` that counts within the window the
-    query's bytes set.
-
-    ``query`` holds c_x - D per byte and ``limit_word`` 127 - 2D per byte (D may
-    differ from byte to byte, at most 63): the byte-wise difference v - query
-    (mod 256) must be at most 2D in every byte whose top bit ``care`` has.
-    """
-    d = ((v | _H) - (query & _NOT_H)) ^ ((v ^ ~query) & _H)
-    return ((((d & _NOT_H) + limit_word) | d) & care) == 0
-
-
 @njit(nogil=True, cache=True)
 def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig, size_factor):
     """The exact test of DESIGN.md on the candidates of files lo .. hi-1 (those of x are
@@ -607,24 +594,28 @@ def _append_bits(y0, mask, ys, n_p):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _scan_whole(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p, counting):
-    """Files y0 .. end-1 (in any order) that pass the one-word filter, appended to
-    ``ys[n_p:]``: the new count, and how many were within the key window if
-    ``counting`` is not None.  The test has no branches, so it runs on vector lanes
-    (unsigned indices: numba checks signed ones for wrapping), into a word with a
-    bit per file that passes, for up to 64 files at a time."""
+def _scan_whole(y0, end, top, bottom, query, limit, key, sig, ys, n_p, counting):
+    """Files y0 .. end-1 (in any order) that pass the one-word filter (query and
+    limit as :func:`near8` takes them), appended to ``ys[n_p:]``: the new count, and
+    how many were within the key window if ``counting`` is not None.  The filter
+    runs eight files at a time, into a word with a bit per file that passes, for up
+    to 64 files at a time (unsigned indices: numba checks signed ones for wrapping).
+    Reads up to 7 files past ``end`` (the padding, or the next cell)."""
     inside = 0
     base = np.uint64(y0)
     stop = np.uint64(end)
+    eight = np.uint64(8)
     while base < stop:
-        mask = np.uint64(0)
         count = min(stop - base, np.uint64(64))
-        for j in range(np.uint64(0), count):
-            mask |= np.uint64(_near(sig[base + j], query, limit_word, care)) << j
-            # counting is True or None: two types, so two compiled versions, the
-            # search's without the count (a flag tested at run time, even in a loop
-            # of its own, cost the sweep 8 %)
-            if counting is not None:
+        mask = np.uint64(0)
+        for j in range(np.uint64(0), count, eight):
+            mask |= near8(sig, base + j, query, limit) << j
+        if count < 64:
+            mask &= (np.uint64(1) << count) - np.uint64(1)
+        # counting is True or None: two types, so two compiled versions, the
+        # search's without the count (a flag tested at run time cost the sweep 8 %)
+        if counting is not None:
+            for j in range(np.uint64(0), count):
                 inside += _inside(base + j, top, bottom, key)
         n_p = _append_bits(base, mask, ys, n_p)
         base += np.uint64(64)
@@ -632,7 +623,7 @@ def _scan_whole(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _scan_window(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_p, counting):
+def _scan_window(y0, end, top, bottom, query, limit, key, sig, ys, n_p, counting):
     """Like :func:`_scan_whole` over files y0 .. end-1 sorted by key, up to the first
     key above ``top``: in blocks of _BLOCK files, each scanned whole (the arrays are
     padded, so the last block may run past ``end``).  Returns the count, how many were
@@ -644,11 +635,13 @@ def _scan_window(y0, end, top, bottom, query, limit_word, care, key, sig, ys, n_
     inside = 0
     while y < stop:
         mask = np.uint64(0)
-        for j in range(np.uint64(0), block):
-            b = y + j
-            mask |= np.uint64((b < stop) & _near(sig[b], query, limit_word, care)) << j
-            if counting is not None:  # see _scan_whole
-                inside += (b < stop) & _inside(b, top, bottom, key)
+        for j in range(np.uint64(0), block, np.uint64(8)):
+            mask |= near8(sig, y + j, query, limit) << j
+        if stop - y < block:
+            mask &= (np.uint64(1) << (stop - y)) - np.uint64(1)
+        if counting is not None:  # see _scan_whole
+            for j in range(np.uint64(0), min(block, stop - y)):
+                inside += _inside(y + j, top, bottom, key)
         n_p = _append_bits(y, mask, ys, n_p)
         looked += _BLOCK
         if y + block >= stop or key[y + block - np.uint64(1)] > top:
@@ -694,8 +687,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     s_clo = s_box[2]
     s_chi = s_box[3]
     query = s_word[0]
-    limit_word = s_word[1]
-    care = s_word[2]
+    limit = s_word[1]
     examined = 0
     scanned = 0
     n_p = 0
@@ -730,32 +722,30 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
             # the filter's window, D steps either side: the key's D in byte 0 (at most
             # 33: see key_quantum), the projections' in the others (at most 32 in
             # their own band, more from a band below); a byte whose window would be
-            # wider than 127 steps is not tested
+            # wider than 127 steps is not tested (its limit is 255: any byte passes)
             d = 64 if wide else (wx >> band_sig_shift[bb]) + 1
             quantum = band_key_quantum[bb]
             dk = np.floor((reach + slack) / quantum) + 1.0
-            c = np.uint64(0)
-            if d <= 63:
-                c = _H ^ np.uint64(0x80)
-            else:
+            d_limit = 2 * d
+            if d > 63:
                 d = 63
+                d_limit = 255
+            dk_limit = 255
             if dk <= 63.0:  # NaN not
-                c |= np.uint64(0x80)
+                dk_limit = 2 * np.int64(dk)
             else:
                 dk = 63.0
             query[k] = _signature(proj, band_sig_shift[bb], d,
                                   _key_level(kx, quantum) - np.int64(dk))
-            limit_word[k] = (np.uint64(127 - 2 * d) * (_LANES - np.uint64(1))
-                             + np.uint64(127 - 2 * np.int64(dk)))
-            care[k] = c
+            limit[k] = np.uint64(d_limit) * (_LANES - np.uint64(1)) + np.uint64(dk_limit)
         # the rest of the own cell (sorted by key: its window starts at x)
         if hi - lo > whole_up_to:
             n_p, inside, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0],
-                                               limit_word[0], care[0], key, sig, ys, n_p,
+                                               limit[0], key, sig, ys, n_p,
                                                counting)
         else:
             n_p, inside = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0],
-                                      limit_word[0], care[0], key, sig, ys, n_p, counting)
+                                      limit[0], key, sig, ys, n_p, counting)
             looked = hi - x - 1
         examined += inside
         scanned += looked
@@ -774,11 +764,11 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
                 continue
             if window:
                 n_p, inside, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
-                                                   limit_word[k], care[k], key, sig, ys, n_p,
+                                                   limit[k], key, sig, ys, n_p,
                                                    counting)
             else:
                 n_p, inside = _scan_whole(y, end, s_top[k], s_bottom[k], query[k],
-                                          limit_word[k], care[k], key, sig, ys, n_p, counting)
+                                          limit[k], key, sig, ys, n_p, counting)
                 looked = end - y
             examined += inside
             scanned += looked
@@ -792,9 +782,9 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
 @njit(nogil=True, cache=True)
 def _slot_room(slots):
     """Room for a file's bounds per band slot: key window (top, bottom), grid box (rows,
-    columns) and filter words (query, limit, the bytes that count)."""
+    columns) and filter words (query, limit)."""
     return (np.empty((2, slots), np.float64), np.empty((4, slots), np.int64),
-            np.empty((3, slots), np.uint64))
+            np.empty((2, slots), np.uint64))
 
 
 @njit(nogil=True, cache=True)
