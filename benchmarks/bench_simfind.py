@@ -1,6 +1,7 @@
 """SimFind speed: find_pairs on 100,000 and 1,000,000 files, against numpy's sort.
 
     python benchmarks/bench_simfind.py [--sizes 100000 1000000] [--corpus realistic|legacy]
+                                       [--malloc-default]
 
 Printed, all from one run: time to sort the n keys with numpy (the faster of its
 default sort and its sort with AVX-512 code off, which is far faster on some AMD
@@ -11,6 +12,11 @@ to the search), the files its scans looked at (small cells whole, key windows in
 blocks of 16: what the work costs), those that passed its one-word filter to the
 exact test, and the growth exponent from the smallest to the largest n (n log n
 gives about 1.08 for a 10x step; quadratic gives 2).
+
+The process keeps freed memory for reuse, as the application and the command
+line do (simgui.core.memory), unless ``--malloc-default``: then each search's
+temporary arrays come back from the kernel as fresh pages, which costs about a
+tenth more at 1,000,000 files.
 
 The corpus ("realistic", the default)
 --------------------------------------
@@ -73,6 +79,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from simgui.core.keys import SKEW  # noqa: E402
+from simgui.core.memory import keep_freed_memory  # noqa: E402
 from simgui.core.simfind import SearchSpace, Tolerances, find_pairs  # noqa: E402
 
 SEED = 3
@@ -205,13 +212,17 @@ def main() -> None:
     parser.add_argument("--key-tolerance", type=float, default=1.0)
     parser.add_argument("--sum-tolerance", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing; the best counts")
+    parser.add_argument("--malloc-default", action="store_true",
+                        help="leave malloc as it is (the app keeps freed memory for reuse)")
     args = parser.parse_args()
+    kept = not args.malloc_default and keep_freed_memory()
     legacy_rng = np.random.default_rng(2007)
     make = ((lambda n: corpus(n)) if args.corpus == "realistic"
             else (lambda n: legacy_corpus(n, legacy_rng)))
     tol = Tolerances(args.key_tolerance, args.sum_tolerance)
     find_pairs(np.arange(10), np.ones((10, 16), np.int64))  # compile / load numba cache
-    print(f"{args.corpus} corpus; tolerances: key {tol.key} %, sum table {tol.sum} %, Skew key")
+    print(f"{args.corpus} corpus; tolerances: key {tol.key} %, sum table {tol.sum} %, Skew key; "
+          + ("freed memory kept for reuse, as in the app" if kept else "malloc as it is"))
     print(f"{'files':>9}{'sort s':>9}{'find s':>8}{'ratio':>7}{'pairs':>10}{'us/pair':>9}"
           f"{'candidates':>12}{'per file':>9}{'looked at':>12}{'filtered':>10}"
           "  (with extensions: find s, pairs)")

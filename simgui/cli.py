@@ -31,6 +31,7 @@ from simgui.core.fileops import (
     Action, KeepRule, execute, link_resolver, plan_removal, under,
 )
 from simgui.core import methods
+from simgui.core.memory import keep_freed_memory
 from simgui.core.analysis import (
     DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups, in_folders,
 )
@@ -750,6 +751,7 @@ def cmd_stats(args) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    keep_freed_memory()  # a search's temporaries, reused by the next: see core.memory
     if args.command is None:
         # no command: the desktop application
         from simgui.gui.app import main as gui_main

@@ -23,10 +23,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from simgui import __version__
     from simgui.core.logs import setup_logging
+    from simgui.core.memory import keep_freed_memory
     from simgui.gui.crash import CrashReporter
     from simgui.gui.main_window import MainWindow
 
     setup_logging()
+    keep_freed_memory()  # each search's temporaries, reused by the next: see core.memory
 
     app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
     app.setApplicationName("simgui")

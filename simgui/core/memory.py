@@ -1,0 +1,51 @@
+"""Keep freed memory in the process for the next search, instead of handing it back.
+
+A search over a million files allocates and frees some 400 MB of temporary
+arrays.  glibc's malloc returns large blocks to the kernel when they are freed,
+so every search asks for them again, and the kernel hands them back as fresh
+pages that it must zero and map one by one: on the benchmark machine that was
+about 8,000 page faults and 35 ms of kernel time per search of 1,000,000 files,
+a tenth of the search.  glibc adapts its own thresholds only up to 32 MB, and
+only after the first large block is freed.
+
+The application and the command line call :func:`keep_freed_memory` once at
+start: blocks up to 32 MB then come from the heap, and up to 512 MB of freed
+memory stays in the process for reuse (so the process may keep that much more
+resident after a large search).  Elsewhere (other C libraries, other systems)
+it does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+
+#: glibc's mallopt parameters (malloc.h).
+_M_TRIM_THRESHOLD = -1
+_M_TOP_PAD = -2
+_M_MMAP_THRESHOLD = -3
+
+#: Blocks up to this size come from the heap (glibc refuses more than 32 MB).
+MMAP_THRESHOLD = 32 << 20
+#: Freed memory at the top of the heap is returned to the kernel beyond this much.
+TRIM_THRESHOLD = 512 << 20
+#: The heap grows by this much more than asked, in fewer and larger steps.
+TOP_PAD = 64 << 20
+
+
+def keep_freed_memory() -> bool:
+    """Tell glibc's malloc to keep freed memory for reuse; True if it took the settings."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    # mallopt answers 1 when it took a setting, 0 when it refused it
+    return all([mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1,
+                mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1,
+                mallopt(_M_TOP_PAD, TOP_PAD) == 1])

@@ -1,0 +1,44 @@
+"""keep_freed_memory keeps a search's freed temporaries in the process for the next one."""
+
+import subprocess
+import sys
+
+import pytest
+
+from simgui.core.memory import keep_freed_memory
+
+SCRIPT = r"""
+import sys
+import numpy as np
+from simgui.core.memory import keep_freed_memory
+
+def resident_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 2**20
+
+kept = keep_freed_memory() if sys.argv[1] == "keep" else None
+before = resident_mb()
+arrays = [np.ones(n) for n in (3_000_000, 2_000_000, 1_000_000, 3_500_000)]  # 76 MB
+del arrays
+print(kept, resident_mb() - before)
+"""
+
+
+def freed_and_still_resident(mode: str) -> tuple[str, float]:
+    out = subprocess.run([sys.executable, "-c", SCRIPT, mode], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return out[0], float(out[1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc only")
+def test_freed_blocks_stay_for_reuse_only_when_asked():
+    kept, resident = freed_and_still_resident("keep")
+    if kept != "True":
+        pytest.skip("this C library has no mallopt (not glibc)")
+    assert resident > 60  # the 76 MB freed stayed mapped, ready for the next search
+    _, resident = freed_and_still_resident("default")
+    assert resident < 30  # glibc's default hands large blocks back at once
+
+
+def test_asking_twice_is_harmless():
+    assert keep_freed_memory() == keep_freed_memory()
