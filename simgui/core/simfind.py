@@ -141,18 +141,34 @@ def classes_of(sizes: np.ndarray, tables: np.ndarray, ext_ids: np.ndarray | None
     _in_chunks(_row_hashes, n, sizes, tables, ext, extra, hashes)
     index_bits = max(1, (n - 1).bit_length())
     if index_bits <= 40:
-        mask = np.uint64((1 << index_bits) - 1)
-        hashes &= ~mask
-        hashes |= np.arange(n, dtype=np.uint64)
+        _in_chunks(_put_index, n, hashes, np.int64(index_bits))
         hashes = sort_bits(hashes, index_bits, 64)  # the index below is in order already
-        order = (hashes & mask).astype(np.int64)
-        run_keys = hashes >> np.uint64(index_bits)
+        order = np.empty(n, np.int64)
+        run_keys = np.empty(n, np.int64)
+        _in_chunks(_split_words, n, hashes, np.int64(index_bits), order, run_keys)
     else:  # pragma: no cover - more than a trillion files
         order = np.argsort(hashes, kind="stable")
         run_keys = hashes[order]
-    members, members_start, of_file, is_first = _split_classes(order, run_keys, sizes, tables, ext,
-                                                               extra)
-    return Classes(of_file, members[members_start[:-1]], members_start, members, is_first)
+    return Classes(*_split_classes(order, run_keys, sizes, tables, ext, extra))
+
+
+@njit(nogil=True, cache=True)
+def _put_index(lo, hi, words, bits):
+    """The low ``bits`` bits of words lo .. hi-1 replaced by the word's index."""
+    mask = np.uint64((1 << bits) - 1)
+    for i in range(lo, hi):
+        words[i] = (words[i] & ~mask) | np.uint64(i)
+    return 0
+
+
+@njit(nogil=True, cache=True)
+def _split_words(lo, hi, words, bits, low, high):
+    """Words lo .. hi-1 cut into their low ``bits`` bits and the bits above."""
+    mask = np.uint64((1 << bits) - 1)
+    for i in range(lo, hi):
+        low[i] = np.int64(words[i] & mask)
+        high[i] = np.int64(words[i] >> np.uint64(bits))
+    return 0
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -254,20 +270,22 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
 
 
 @njit(nogil=True, cache=True)
-def _number_classes(lo, hi, first_class, members, starts, members_start, of_file, is_first):
+def _number_classes(lo, hi, first_class, members, starts, members_start, first, of_file,
+                    is_first):
     """Class numbers for rows lo .. hi-1, the first class there being ``first_class``."""
     c = first_class - 1
     for k in range(lo, hi):
         if starts[k]:
             c += 1
             members_start[c] = k
+            first[c] = members[k]
         of_file[members[k]] = c
         is_first[members[k]] = starts[k]
     return 0
 
 
 def _split_classes(order, run_keys, sizes, tables, ext, extra):
-    """Classes from rows sorted by hash: (members, members_start, of_file, is_first)."""
+    """Classes from rows sorted by hash: (of_file, first, members_start, members, is_first)."""
     n = len(order)
     parts = _threads.workers() if n and n >= _threads.PARALLEL_FROM else 1
     # cut at the starts of runs, so no run is split between threads
@@ -280,11 +298,12 @@ def _split_classes(order, run_keys, sizes, tables, ext, extra):
     first = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     members_start = np.empty(first[-1] + 1, np.int64)
     members_start[-1] = n
+    first_file = np.empty(first[-1], np.int64)
     of_file = np.empty(n, np.int64)
     is_first = np.empty(n, np.bool_)
     _map(lambda i: _number_classes(cuts[i], cuts[i + 1], first[i], members, starts, members_start,
-                                   of_file, is_first), range(len(cuts) - 1))
-    return members, members_start, of_file, is_first
+                                   first_file, of_file, is_first), range(len(cuts) - 1))
+    return of_file, first_file, members_start, members, is_first
 
 
 # --------------------------------------------------------------------------- search
@@ -369,8 +388,10 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
 
 
 @njit(nogil=True, cache=True)
-def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key, ext_ids, ext_offsets):
-    """Per band: largest W, smallest and largest size, range of totals and of
+def _band_extents(q0, q1, band, rank_of, b_min, n_bands, reps, sizes, spread, point, rep_key,
+                  ext_ids, ext_offsets, band_rank):
+    """Each of representatives q0 .. q1-1's band's rank, into ``band_rank``, and per band
+    over them: largest W, smallest and largest size, range of totals and of
     even-minus-odd counts, and range of keys less their extension offsets."""
     w_max = np.zeros(n_bands, np.float64)
     min_size = np.full(n_bands, np.iinfo(np.int64).max, np.int64)
@@ -380,8 +401,9 @@ def _band_extents(band_rank, n_bands, reps, sizes, spread, point, rep_key, ext_i
     key_range = np.empty((n_bands, 2), np.float64)
     key_range[:, 0] = np.inf
     key_range[:, 1] = -np.inf
-    for q in range(band_rank.shape[0]):
-        b = band_rank[q]
+    for q in range(q0, q1):
+        b = rank_of[band[q] - b_min]
+        band_rank[q] = b
         s = sizes[reps[q]]
         w_max[b] = max(w_max[b], spread[q])
         min_size[b] = min(min_size[b], s)
@@ -923,6 +945,29 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
     return out, found
 
 
+@njit(nogil=True, cache=True)
+def _unpack_cells(lo, hi, packed, index_bits, code_shift, order, starts):
+    """From sorted words lo .. hi-1: each one's representative, and whether it starts a
+    cell (its cell code, above ``code_shift``, differs from the word before's)."""
+    mask = np.uint64((1 << index_bits) - 1)
+    for p in range(lo, hi):
+        order[p] = np.int64(packed[p] & mask)
+        starts[p] = p == 0 or (packed[p] >> code_shift) != (packed[p - 1] >> code_shift)
+    return 0
+
+
+@njit(nogil=True, cache=True)
+def _mark_present(lo, hi, band, b_min, present):
+    """present[b - b_min] = 1 for the bands b of representatives lo .. hi-1 (threads may
+    set the same one: a write only when not yet set keeps them off each other's cache
+    lines)."""
+    for q in range(lo, hi):
+        at = band[q] - b_min
+        if present[at] == 0:
+            present[at] = 1
+    return 0
+
+
 def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor,
                    counting=False) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
@@ -936,20 +981,26 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
     rep_key = np.empty(m, np.float64)
     biggest = max(_in_chunks(_prepare, m, reps, sizes, tables, keys, ext_ids, ext_sf,
                              float(size_factor), band_width, band, spread, point, rep_key))
+    # the bands present, ranked; each thread takes the extents of its share of the files
     b_min, b_max = int(band.min()), int(band.max())
-    if b_max - b_min < (1 << 22):
-        present = np.zeros(b_max - b_min + 1, bool)
-        present[band - b_min] = True
-        rank_of = np.cumsum(present) - 1
-        band_rank = rank_of[band - b_min]
-        n_bands = int(present.sum())
-    else:  # pragma: no cover - a size factor within a hair of 1 and sizes of every kind
-        _, band_rank = np.unique(band, return_inverse=True)
-        n_bands = int(band_rank.max()) + 1
-    band_rank = np.ascontiguousarray(band_rank, dtype=np.int64).reshape(-1)
-    w_max, min_size, max_size, lo, hi, key_range = _band_extents(band_rank, n_bands, reps, sizes,
-                                                                 spread, point, rep_key,
-                                                                 ext_ids, ext_offsets)
+    if b_max - b_min >= (1 << 22):  # pragma: no cover - a size factor within a hair of 1
+        values, band = np.unique(band, return_inverse=True)
+        band = np.ascontiguousarray(band, dtype=np.int64).reshape(-1)
+        b_min, b_max = 0, len(values) - 1
+    present = np.zeros(b_max - b_min + 1, np.int64)
+    _in_chunks(_mark_present, m, band, np.int64(b_min), present)
+    rank_of = np.cumsum(present) - 1
+    n_bands = int(present.sum())
+    band_rank = np.empty(m, np.int64)
+    parts = _in_chunks(_band_extents, m, band, rank_of, np.int64(b_min), n_bands, reps, sizes,
+                       spread, point, rep_key, ext_ids, ext_offsets, band_rank)
+    w_max = np.max([p[0] for p in parts], axis=0)
+    min_size = np.min([p[1] for p in parts], axis=0)
+    max_size = np.max([p[2] for p in parts], axis=0)
+    lo = np.min([p[3] for p in parts], axis=0)
+    hi = np.max([p[4] for p in parts], axis=0)
+    key_range = np.stack((np.min([p[5][:, 0] for p in parts], axis=0),
+                          np.max([p[5][:, 1] for p in parts], axis=0)), axis=1)
     # cells about as wide as the largest sum-table reach of the band, a power of two
     cell_shift = np.maximum(0, np.round(np.log2(w_max * _CELL_SCALE))).astype(np.int64)
     # the signature's quantum: differences up to W span at most 31 steps
@@ -1008,10 +1059,12 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
                np.int64(ext_bits), np.int64(level_bits), key_range[:, 0].copy(), key_scale,
                packed)
     packed = sort_bits(packed, index_bits, index_bits + cell_bits + key_bits)
-    order = (packed & np.uint64((1 << index_bits) - 1)).astype(np.int64)
-    code = (packed >> np.uint64(index_bits + key_bits)).astype(np.int64)
-    first = np.flatnonzero(np.diff(code, prepend=-1) != 0)
-    cell_code = code[first]
+    order = np.empty(m, np.int64)
+    starts = np.empty(m, np.bool_)
+    code_shift = np.uint64(index_bits + key_bits)
+    _in_chunks(_unpack_cells, m, packed, np.int64(index_bits), code_shift, order, starts)
+    first = np.flatnonzero(starts)
+    cell_code = (packed[first] >> code_shift).astype(np.int64)
     cell_start = np.append(first, m).astype(np.int64)
     n_cells = len(cell_code)
     cell_band = cell_code >> band_shift
