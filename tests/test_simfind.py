@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from simgui.core.analysis import find_groups
 from simgui.core.keys import SKEW, UNIFORM, KeyScheme, compute_keys
-from simgui.core.simfind import (SearchSpace, Tolerances, classes_of, expand_pairs, find_pairs,
-                                 pair_distances)
+from simgui.core.simfind import (SearchSpace, Tolerances, _project, classes_of, expand_pairs,
+                                 find_pairs, pair_distances)
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
 
@@ -639,3 +640,27 @@ def test_an_override_names_an_extension_however_it_is_written():
 
     for written in ("ps", ".ps", "*.ps", " PS ", ". ps"):
         assert parse_override(f"{written}=3.2,0.23") == ("ps", Tolerances(3.2, 0.23))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from([0, 1, 2**30 - 1, 2**31 - 1, 2**40]),
+                          st.integers(0, 2**40)), min_size=16, max_size=16),
+       st.sampled_from([np.int32, np.int64]))
+def test_projections_equal_the_hadamard_rows(table, dtype):
+    import simgui.core.simfind as simfind
+
+    table = np.array(table, np.int64)
+    if dtype == np.int32:
+        table %= 2**31  # the search keeps tables in 32 bits only when they fit
+    table = table.astype(dtype)
+    hadamard = np.array([[(-1) ** bin(j & t).count("1") for t in range(16)] for j in range(16)])
+    got = np.empty(9, np.int64)
+    _projections(table, got)
+    rows = hadamard.astype(object) @ table.astype(object).tolist()  # exact, in Python ints
+    assert got.tolist() == [sum(table.tolist()), rows[1]] + [rows[j] for j in range(3, 16, 2)]
+    assert np.array_equal(simfind._PROJECTIONS, hadamard[3::2])
+
+
+@njit(cache=False)
+def _projections(table, out):
+    _project(table, out)
