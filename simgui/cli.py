@@ -28,7 +28,7 @@ from simgui.core.store import (
 )
 from simgui.core import journal
 from simgui.core.fileops import (
-    Action, KeepRule, execute, link_resolver, plan_removal, under,
+    Action, KeepRule, execute, plan_removal, under,
 )
 from simgui.core import methods
 from simgui.core.memory import keep_freed_memory
@@ -428,14 +428,12 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
     to protect files (a mistyped or unscanned path would protect nothing), else a
     warning."""
     checked = []
-    real = link_resolver()
     for folder in folders:
         path = os.path.abspath(os.path.expanduser(folder))
         if not os.path.isdir(path):
             raise CommandError(f"--reference {folder}: no such folder")
         names = list(dict.fromkeys((path, os.path.realpath(path))))
-        if not (in_folders(files.paths, names).any()
-                or in_folders([real(p) for p in files.paths], names).any()):
+        if not in_folders(files.paths, names, resolve_links=True).any():
             message = f"--reference {folder}: no stored file is in it"
             if protecting:
                 raise CommandError(f"{message}, so it would protect nothing; nothing was "

@@ -356,3 +356,23 @@ def test_the_key_ceiling_counts_copies_searched_in_each_of_their_extensions():
     budget = 4 * len(single.class_pairs(Tolerances(0.5, 3200.0)))
     assert affordable_key_ceiling(copies, budget=budget) < affordable_key_ceiling(single,
                                                                                   budget=budget)
+
+
+def test_a_file_stored_through_a_linked_folder_is_in_its_reference_folder(tmp_path):
+    # /real/keep holds b; the store knows b through the link /via -> /real/keep (a scan
+    # with --follow-symlinks).  With /real as the reference folder, b is the group's
+    # reference, as clean-up protects it, though a is older
+    (tmp_path / "real" / "keep").mkdir(parents=True)
+    (tmp_path / "via").symlink_to(tmp_path / "real" / "keep")
+    table = np.arange(16, dtype=np.int64) * 40 + 100
+    files = StoredFiles(ids=np.arange(2), paths=[str(tmp_path / "other" / "a"),
+                                                 str(tmp_path / "via" / "b")],
+                        sizes=np.full(2, 20_000, np.int64), mtimes_ns=np.array([1, 2]),
+                        devices=np.ones(2, np.int64), inodes=np.arange(2),
+                        tables=np.stack([table, table]), hashes=[b"h" * 16] * 2,
+                        extensions=["bin", "bin"])
+    settings = SearchSettings(reference_rule="oldest", references=(str(tmp_path / "real"),))
+    table_ = Analysis.build(files, settings).groups(Tolerances(1, 1))
+    assert as_lists(table_) == [[str(tmp_path / "via" / "b"), str(tmp_path / "other" / "a")]]
+    without = dataclasses.replace(settings, references=())
+    assert as_lists(Analysis.build(files, without).groups(Tolerances(1, 1)))[0][0].endswith("a")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core import methods
+from simgui.core.fileops import link_resolver
 from simgui.core.groups import Group, GroupTable
 from simgui.core.keys import SKEW, KeyScheme
 from simgui.core.simfind import (
@@ -99,8 +100,9 @@ class Analysis:
         hit counts (for one search); default: the sliders' whole range with key
         hits.
         """
-        # each folder as named and with its links resolved: files stored under either
-        # name are in it (clean-up protects them the same way: fileops)
+        # each folder as named and with its links resolved, and each stored path too:
+        # files stored under any of these names are in it (clean-up protects them
+        # the same way: fileops)
         references = tuple(dict.fromkeys(
             p for r in settings.references for p in (os.path.abspath(r), os.path.realpath(r))))
         settings = dataclasses.replace(settings, references=references)
@@ -113,7 +115,7 @@ class Analysis:
                                   size_factor=settings.size_factor, class_extra=hashes,
                                   min_similar_size=settings.min_similar_size,
                                   classes_by_extension=False)  # copies are copies, whatever the name
-        in_reference = in_folders(files.paths, references)
+        in_reference = in_folders(files.paths, references, resolve_links=True)
         path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
         # best reference first: in a reference folder, then by the rule, then shortest path
         rule = {"oldest": files.mtimes_ns, "newest": -files.mtimes_ns, "largest": -files.sizes,
@@ -309,13 +311,23 @@ def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority:
                                      max_key=np.inf, max_sum=top, key_hits=ceiling is None)
 
 
-def in_folders(paths: Sequence[str], folders: Sequence[str]) -> np.ndarray:
-    """For each path: is it one of ``folders`` or inside one?"""
+def in_folders(paths: Sequence[str], folders: Sequence[str], *,
+               resolve_links: bool = False) -> np.ndarray:
+    """For each path: is it one of ``folders`` or inside one?  With ``resolve_links``,
+    also when it is once the links of its folders are resolved (a file stored through a
+    linked folder; one ``realpath`` per folder of the paths not in at once), as
+    clean-up decides which files a reference folder protects."""
     if not folders:
         return np.zeros(len(paths), bool)
     prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
     exact = set(folders)
-    return np.fromiter((p in exact or p.startswith(prefixes) for p in paths), bool, len(paths))
+    inside = np.fromiter((p in exact or p.startswith(prefixes) for p in paths), bool, len(paths))
+    if resolve_links:
+        real = link_resolver()
+        for i in np.flatnonzero(~inside).tolist():
+            p = real(paths[i])
+            inside[i] = p in exact or p.startswith(prefixes)
+    return inside
 
 
 def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
@@ -327,7 +339,7 @@ def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
     The path kept is in a reference folder if one is, else the shortest.
     """
     n = len(files)
-    in_ref = in_folders(files.paths, references)
+    in_ref = in_folders(files.paths, references, resolve_links=True)
     lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
     order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
     first = np.ones(n, bool)
