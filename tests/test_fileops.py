@@ -825,3 +825,22 @@ def test_cli_trash_of_similar_files_says_so(similar_pair, capsys):
     assert "1 of these files is not identical" in capsys.readouterr().out
     assert main(["remove", "--db", db, "--include-similar", "--dry-run"]) == 0
     assert "1 of these files is not identical" in capsys.readouterr().out
+
+
+def test_link_resolver_gives_each_folder_its_real_path(tmp_path):
+    # a link to a folder, a link to that link, a relative link, a link in the middle of
+    # a path and a folder that does not exist: every file's folder as realpath has it
+    from simgui.core.fileops import link_resolver
+
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "to_b").symlink_to(tmp_path / "a" / "b")
+    (tmp_path / "to_to_b").symlink_to(tmp_path / "to_b")
+    (tmp_path / "a" / "rel").symlink_to("b/c")
+    paths = [tmp_path / "to_b" / "c" / "f", tmp_path / "to_to_b" / "f",
+             tmp_path / "a" / "rel" / "f", tmp_path / "to_b" / "gone" / "deeper" / "f",
+             tmp_path / "a" / "b" / "c" / "f", tmp_path / "f"]
+    resolve = link_resolver()
+    for path in map(str, paths):
+        head, tail = os.path.split(path)
+        assert resolve(path) == os.path.join(os.path.realpath(head), tail)
+    assert resolve(str(paths[0])) == str(tmp_path.resolve() / "a" / "b" / "c" / "f")

@@ -106,7 +106,9 @@ class Analysis:
         references = tuple(dict.fromkeys(
             p for r in settings.references for p in (os.path.abspath(r), os.path.realpath(r))))
         settings = dataclasses.replace(settings, references=references)
-        files, original_index = _one_path_per_file(files, references)
+        in_reference = in_folders(files.paths, references, resolve_links=True)
+        files, original_index = _one_path_per_file(files, in_reference)
+        in_reference = in_reference[original_index]
         n = len(files)
         hashes = np.frombuffer(b"".join(h if h else bytes(16) for h in files.hashes),
                                dtype=np.int64).reshape(n, 2)
@@ -115,7 +117,6 @@ class Analysis:
                                   size_factor=settings.size_factor, class_extra=hashes,
                                   min_similar_size=settings.min_similar_size,
                                   classes_by_extension=False)  # copies are copies, whatever the name
-        in_reference = in_folders(files.paths, references, resolve_links=True)
         path_len = np.fromiter((len(p) for p in files.paths), np.int64, n)
         # best reference first: in a reference folder, then by the rule, then shortest path
         rule = {"oldest": files.mtimes_ns, "newest": -files.mtimes_ns, "largest": -files.sizes,
@@ -324,22 +325,27 @@ def in_folders(paths: Sequence[str], folders: Sequence[str], *,
     inside = np.fromiter((p in exact or p.startswith(prefixes) for p in paths), bool, len(paths))
     if resolve_links:
         real = link_resolver()
+        real_heads: dict[str, str] = {}  # a folder -> its real path, ending in a separator
         for i in np.flatnonzero(~inside).tolist():
-            p = real(paths[i])
+            head, sep, tail = paths[i].rpartition(os.sep)
+            real_head = real_heads.get(head)
+            if real_head is None:
+                real_head = real_heads[head] = real(head + sep) if sep else ""
+            p = real_head + tail
             inside[i] = p in exact or p.startswith(prefixes)
     return inside
 
 
-def _one_path_per_file(files: StoredFiles, references: Sequence[str]):
+def _one_path_per_file(files: StoredFiles, in_ref: np.ndarray):
     """Keep one path per (device, inode).
 
     The store may know one file under two paths (scanned once through a
     symlinked folder and once directly, or through a bind mount).  Such a
     "copy" is the file itself: grouping it would invite deleting the only copy.
-    The path kept is in a reference folder if one is, else the shortest.
+    The path kept is in a reference folder (``in_ref``) if one is, else the shortest.
+    Returns the files kept and their indices in ``files``.
     """
     n = len(files)
-    in_ref = in_folders(files.paths, references, resolve_links=True)
     lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
     order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
     first = np.ones(n, bool)
