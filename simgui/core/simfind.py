@@ -1034,8 +1034,12 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
     rank_of = np.cumsum(present) - 1
     n_bands = int(present.sum())
     band_rank = np.empty(m, np.int64)
-    parts = _in_chunks(_band_extents, m, band, rank_of, np.int64(b_min), n_bands, reps, sizes,
-                       spread, point, rep_key, ext_ids, ext_offsets, band_rank)
+    extents = (band, rank_of, np.int64(b_min), n_bands, reps, sizes, spread, point, rep_key,
+               ext_ids, ext_offsets, band_rank)
+    if 16 * n_bands * _threads.workers() <= m:
+        parts = _in_chunks(_band_extents, m, *extents)
+    else:  # a band per size or so (a size factor of 1): one set of extents, not one a thread
+        parts = [_band_extents(0, m, *extents)]
     w_max = np.max([p[0] for p in parts], axis=0)
     min_size = np.min([p[1] for p in parts], axis=0)
     max_size = np.max([p[2] for p in parts], axis=0)
