@@ -432,8 +432,7 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
         path = os.path.abspath(os.path.expanduser(folder))
         if not os.path.isdir(path):
             raise CommandError(f"--reference {folder}: no such folder")
-        names = list(dict.fromkeys((path, os.path.realpath(path))))
-        if not in_folders(files.paths, names, resolve_links=True).any():
+        if not in_folders(files.paths, [path], resolve_links=True).any():
             message = f"--reference {folder}: no stored file is in it"
             if protecting:
                 raise CommandError(f"{message}, so it would protect nothing; nothing was "

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core import methods
-from simgui.core.fileops import link_resolver
+from simgui.core.fileops import folder_test
 from simgui.core.groups import Group, GroupTable
 from simgui.core.keys import SKEW, KeyScheme
 from simgui.core.simfind import (
@@ -100,12 +100,10 @@ class Analysis:
         hit counts (for one search); default: the sliders' whole range with key
         hits.
         """
-        # each folder as named and with its links resolved, and each stored path too:
-        # files stored under any of these names are in it (clean-up protects them
-        # the same way: fileops)
-        references = tuple(dict.fromkeys(
-            p for r in settings.references for p in (os.path.abspath(r), os.path.realpath(r))))
+        references = tuple(os.path.abspath(r) for r in settings.references)
         settings = dataclasses.replace(settings, references=references)
+        # links resolved, in the folders and in the stored paths: clean-up protects the
+        # same files (fileops)
         in_reference = in_folders(files.paths, references, resolve_links=True)
         files, original_index = _one_path_per_file(files, in_reference)
         in_reference = in_reference[original_index]
@@ -314,26 +312,12 @@ def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority:
 
 def in_folders(paths: Sequence[str], folders: Sequence[str], *,
                resolve_links: bool = False) -> np.ndarray:
-    """For each path: is it one of ``folders`` or inside one?  With ``resolve_links``,
-    also when it is once the links of its folders are resolved (a file stored through a
-    linked folder; one ``realpath`` per folder of the paths not in at once), as
-    clean-up decides which files a reference folder protects."""
+    """For each path: is it one of ``folders`` or inside one (links resolved with
+    ``resolve_links``)?  See :func:`fileops.folder_test`."""
     if not folders:
         return np.zeros(len(paths), bool)
-    prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
-    exact = set(folders)
-    inside = np.fromiter((p in exact or p.startswith(prefixes) for p in paths), bool, len(paths))
-    if resolve_links:
-        real = link_resolver()
-        real_heads: dict[str, str] = {}  # a folder -> its real path, ending in a separator
-        for i in np.flatnonzero(~inside).tolist():
-            head, sep, tail = paths[i].rpartition(os.sep)
-            real_head = real_heads.get(head)
-            if real_head is None:
-                real_head = real_heads[head] = real(head + sep) if sep else ""
-            p = real_head + tail
-            inside[i] = p in exact or p.startswith(prefixes)
-    return inside
+    return np.fromiter(map(folder_test(folders, resolve_links=resolve_links), paths), bool,
+                       len(paths))
 
 
 def _one_path_per_file(files: StoredFiles, in_ref: np.ndarray):

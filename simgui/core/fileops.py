@@ -231,10 +231,8 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             raise ValueError("moving needs a target folder")
         target_dir = os.path.abspath(target_dir)
     refs = _folders(references)
-    # the same folders with symbolic links resolved: a reference named through a link
-    # (or files stored through one) must protect the same files
-    real_refs = [os.path.realpath(r) for r in refs]
-    real = link_resolver()
+    # a reference named through a link (or files stored through one) protects the same files
+    in_reference = folder_test(refs, resolve_links=True)
     roots = sorted(_folders(roots), key=len, reverse=True)  # longest root first
     by_identity = identical_only or action.links
     # a file in two groups could be kept in one and removed in the other
@@ -247,8 +245,7 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             plan.refused.append(Refusal(group.id, f"{twice} appears more than once"))
             continue
         # sets of paths, not lists of members: groups of thousands of files stay linear
-        protected = {m.path for m in files if refs and (
-            under(m.path, refs) or under(real(m.path), real_refs))}
+        protected = {m.path for m in files if refs and in_reference(m.path)}
         if marked is None:
             kept = min([m for m in files if m.path in protected] or files,
                        key=_RULE_KEYS[keep])
@@ -362,9 +359,16 @@ def link_resolver() -> Callable[[str], str]:
             folders[path] = real
         return real
 
+    heads: dict[str, str] = {}  # the text before a path's last separator -> real, with one
+
     def resolve(path: str) -> str:
-        head, tail = os.path.split(path)
-        return os.path.join(folder(head), tail)
+        head, sep, tail = path.rpartition(os.sep)
+        if not sep:
+            return path
+        real_head = heads.get(head)
+        if real_head is None:
+            real_head = heads[head] = os.path.join(folder(os.path.dirname(path)), "")
+        return real_head + tail
 
     return resolve
 
@@ -373,9 +377,28 @@ def _folders(paths: Sequence[str]) -> list[str]:
     return [os.path.abspath(os.fsdecode(p)) for p in paths]
 
 
+def folder_test(folders: Sequence[str], *, resolve_links: bool = False) -> Callable[[str], bool]:
+    """A test of a path: is it one of ``folders`` or inside one (absolute paths, compared
+    as text)?  With ``resolve_links``, also when it is so once the symbolic links in the
+    folders' paths and in its own folders are resolved (a folder named, or a file
+    stored, through a link)."""
+    if resolve_links:
+        folders = list(dict.fromkeys([*folders, *map(os.path.realpath, folders)]))
+    exact = frozenset(folders)
+    prefixes = tuple(f.rstrip(os.sep) + os.sep for f in folders)
+
+    def inside(path: str) -> bool:
+        return path in exact or path.startswith(prefixes)
+
+    if not resolve_links:
+        return inside
+    real = link_resolver()
+    return lambda path: inside(path) or inside(real(path))
+
+
 def under(path: str, folders: Sequence[str]) -> bool:
     """``path`` is one of ``folders`` or inside one (absolute paths, compared as text)."""
-    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+    return folder_test(folders)(path)
 
 
 def _relative(path: str, roots: Sequence[str]) -> str:
