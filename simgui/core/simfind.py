@@ -363,30 +363,21 @@ _SCAN_WHOLE_UP_TO = 256
 _BLOCK = 16
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _grid_point(table):
-    """The two projections the grid's cells are cut on: the table's total, and its even
-    tags' counts minus its odd tags'."""
-    total = np.int64(0)
-    even_odd = np.int64(0)
-    for t in range(0, 16, 2):
-        total += np.int64(table[t]) + np.int64(table[t + 1])
-        even_odd += np.int64(table[t]) - np.int64(table[t + 1])
-    return total, even_odd
-
-
 @njit(nogil=True, cache=True)
 def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, band_width, band,
              spread, point, rep_key):
     """Per representative (reps ascending: files are read in order): size band, sum-table
-    reach W, grid point and key.  Returns the largest count."""
+    reach W, grid point (see :func:`_project`) and key.  Returns the largest count."""
     top = np.int64(0)
+    proj = np.empty(9, np.int64)
     for q in range(lo, hi):
         r = reps[q]
         s = sizes[r]
         band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
         spread[q] = min(max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0), _MAX_REACH)
-        point[q, 0], point[q, 1] = _grid_point(tables[r])
+        _project(tables[r], proj)
+        point[q, 0] = proj[0]
+        point[q, 1] = proj[1]
         for t in range(16):
             top = max(top, abs(tables[r, t]))
         rep_key[q] = keys[r]
@@ -462,8 +453,9 @@ _PROJECTIONS = np.array([[1 - 2 * (bin(j & t).count("1") & 1) for t in range(16)
 
 @njit(nogil=True, cache=True, inline="always")
 def _project(table, out):
-    """One sum table's projections into ``out``: its total, its even minus its odd tags'
-    counts (the grid point), then the rows of _PROJECTIONS.
+    """One sum table's projections into ``out``: its total and its even minus its odd
+    tags' counts (the grid point: the grid's cells are cut on these two), then the rows
+    of _PROJECTIONS.
 
     Hadamard row 2k+1 weighs the pair of tags (2u, 2u+1) by (-1)^popcount(k & u)
     times (+1, -1), so the odd rows are the 8-point Walsh-Hadamard transform of the
