@@ -54,6 +54,7 @@ from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
 from simgui.core.prefetch import prefetch_read, prefetch_write
 from simgui.core.radix import sort_bits
+from simgui.core.table_distance import l1_rows
 from simgui.core.units import parse_percent
 from simgui.core import workers as _threads
 from simgui.core.workers import in_chunks as _in_chunks
@@ -644,10 +645,7 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, o
             ok &= ext[y] == ex
             ok &= not (abs(key[y] - kx) > max(1.0, big * kfx))
             limit = max(1.0, (sx + sy) * sfx / 2.0)
-            dist = 0
-            for t in range(16):
-                dist += abs(np.int64(tab[x, t]) - np.int64(tab[y, t]))
-            ok &= dist <= limit
+            ok &= l1_rows(tab, x, y) <= limit
             oy = orig[y]
             out[found, 0] = min(ox, oy)
             out[found, 1] = max(ox, oy)
