@@ -1,5 +1,5 @@
-"""Cache hints: they compile for the arrays and indices the kernels use, reach the
-machine code, and change no result."""
+"""Cache lines: hints compile for the arrays and indices the kernels use, reach the
+machine code and change no result; rows made to start on a line do."""
 
 import platform
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simgui.core.prefetch import prefetch_read, prefetch_write
+from simgui.core.cache_lines import prefetch_read, prefetch_write
 
 
 @njit(cache=False)
@@ -39,3 +39,22 @@ def test_the_hints_reach_the_machine_code():
     asm = _scatter_rows.inspect_asm(_scatter_rows.signatures[0])
     assert "prefetchw" in asm or "prefetcht0" in asm  # (prefetchw where the CPU has it)
     assert "prefetcht0" in asm
+
+
+@pytest.mark.parametrize("rows, columns, dtype", [(0, 16, np.int32), (1, 16, np.int32),
+                                                  (1000, 16, np.int32), (777, 16, np.int64),
+                                                  (5, 3, np.float64)])
+def test_rows_start_on_a_cache_line_and_hold_what_is_written(rows, columns, dtype):
+    from simgui.core.cache_lines import LINE, empty_rows
+
+    a = empty_rows(rows, columns, dtype)
+    assert a.shape == (rows, columns) and a.dtype == dtype and a.flags.c_contiguous
+    assert a.ctypes.data % LINE == 0 or a.size == 0  # (an empty array points anywhere)
+    if columns * a.itemsize % LINE == 0:  # rows of whole lines: every row on one
+        assert all(a[i:].ctypes.data % LINE == 0 for i in range(rows))
+    values = np.arange(rows * columns).reshape(rows, columns).astype(dtype)
+    a[:] = values
+    assert np.array_equal(a, values)
+    b = empty_rows(rows, columns, dtype)  # a new array each time, not a view of the last
+    b[:] = 0
+    assert np.array_equal(a, values)
