@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from simgui.core.borrowed import data_pointer
 from simgui.core.byte_window import near8
 from simgui.core.simfind import _scan_whole, _scan_window
 
@@ -28,16 +29,25 @@ def _near8_at(sig, start, query, limit):
 
 
 @njit(cache=False)
-def _whole(sig, key, y0, end, query, limit):
+def _whole(sig, key, y0, end, query, limit, borrowed):
     ys = np.empty(len(sig), np.int64)
-    n_p, _ = _scan_whole(y0, end, np.inf, -np.inf, query, limit, key, sig, ys, 0, None)
+    if borrowed:  # as the search calls it: pointers to the arrays' data
+        n_p, _ = _scan_whole(y0, end, np.inf, -np.inf, query, limit, data_pointer(key),
+                             data_pointer(sig), data_pointer(ys), 0, None)
+    else:
+        n_p, _ = _scan_whole(y0, end, np.inf, -np.inf, query, limit, key, sig, ys, 0, None)
     return ys[:n_p]
 
 
 @njit(cache=False)
-def _window(sig, key, y0, end, top, query, limit):
+def _window(sig, key, y0, end, top, query, limit, borrowed):
     ys = np.empty(len(sig), np.int64)
-    n_p, _, looked = _scan_window(y0, end, top, -np.inf, query, limit, key, sig, ys, 0, None)
+    if borrowed:
+        n_p, _, looked = _scan_window(y0, end, top, -np.inf, query, limit, data_pointer(key),
+                                      data_pointer(sig), data_pointer(ys), 0, None)
+    else:
+        n_p, _, looked = _scan_window(y0, end, top, -np.inf, query, limit, key, sig, ys, 0,
+                                      None)
     return ys[:n_p], looked
 
 
@@ -76,9 +86,11 @@ def test_scans_collect_every_passing_file_of_their_range_and_no_other(n, width, 
     y0 = data.draw(st.integers(0, n - 1))
     end = data.draw(st.integers(y0, n))
     expected = [y for y in range(y0, end) if passes(int(sig[y]), int(query), int(limit))]
-    assert _whole(sig, key, y0, end, query, limit).tolist() == expected
-    # a window stops after the first block holding a key above the top
     top = float(data.draw(st.integers(0, 50)))
-    got, looked = _window(sig, key, y0, end, top, query, limit)
-    assert got.tolist() == [y for y in expected if y < y0 + looked]
-    assert looked % 16 == 0 and y0 + looked >= min(end, np.searchsorted(key[:end], top, "right"))
+    for borrowed in (False, True):
+        assert _whole(sig, key, y0, end, query, limit, borrowed).tolist() == expected
+        # a window stops after the first block holding a key above the top
+        got, looked = _window(sig, key, y0, end, top, query, limit, borrowed)
+        assert got.tolist() == [y for y in expected if y < y0 + looked]
+        assert looked % 16 == 0 and y0 + looked >= min(end, np.searchsorted(key[:end], top,
+                                                                             "right"))

@@ -663,4 +663,4 @@ def test_projections_equal_the_hadamard_rows(table, dtype):
 
 @njit(cache=False)
 def _projections(table, out):
-    _project(table, out)
+    _project(table, 0, out)

@@ -32,15 +32,18 @@ _BYTES = ir.VectorType(_I8, 64)
 def near8(typingctx, words, start, query, limit):
     """Bit j (of a uint64) set when ``words[start + j]`` passes, for j = 0 .. 7.
 
-    ``words`` is a C-contiguous uint64 array; ``words[start : start + 8]`` must lie
-    inside it (the caller masks off the bits of words it did not mean to test)."""
-    if not (isinstance(words, types.Array) and words.dtype == types.uint64
-            and words.ndim == 1 and words.layout == "C"):
+    ``words`` is a C-contiguous uint64 array, or a pointer to one's data
+    (simgui.core.borrowed); ``words[start : start + 8]`` must lie inside it (the
+    caller masks off the bits of words it did not mean to test)."""
+    pointer = isinstance(words, types.CPointer) and words.dtype == types.uint64
+    if not (pointer or (isinstance(words, types.Array) and words.dtype == types.uint64
+                        and words.ndim == 1 and words.layout == "C")):
         return None
 
     def codegen(context, builder, signature, args):
         array, first, q, lim = args
-        data = context.make_array(signature.args[0])(context, builder, array).data
+        data = (array if pointer
+                else context.make_array(signature.args[0])(context, builder, array).data)
         at = builder.bitcast(builder.gep(data, [first]), _BYTES.as_pointer())
         loaded = builder.load(at, align=8)
 

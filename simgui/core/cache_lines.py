@@ -22,28 +22,44 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+#: Bytes per cache line (64 on x86-64 and most ARM cores; a multiple of it on others,
+#: where lines of 64 still keep a 64-byte row within one).
+LINE = 64
+
 _I8P = ir.IntType(8).as_pointer()
 _I32 = ir.IntType(32)
+_INTP = ir.IntType(types.intp.bitwidth)
 
 
 def _prefetch(for_write):
     def typer(typingctx, array, index):
-        if not (isinstance(array, types.Array) and isinstance(index, types.Integer)):
+        if not (isinstance(array, types.Array) and array.layout == "C"
+                and isinstance(index, types.Integer)):
             return None
 
         def codegen(context, builder, signature, args):
             values, at = args
             parts = context.make_array(signature.args[0])(context, builder, values)
-            # the row's first byte: data + index * the first axis's stride
+            # the row's bytes: index * the first axis's stride, for that stride
             stride = cgutils.unpack_tuple(builder, parts.strides, signature.args[0].ndim)[0]
             at = context.cast(builder, at, signature.args[1], types.intp)
-            address = builder.gep(builder.bitcast(parts.data, _I8P), [builder.mul(at, stride)])
+            first = builder.ptrtoint(builder.gep(builder.bitcast(parts.data, _I8P),
+                                                 [builder.mul(at, stride)]), _INTP)
+            # the lines from the row's first byte's to its last byte's
+            line = ir.Constant(_INTP, LINE)
+            start = builder.and_(first, ir.Constant(_INTP, -LINE))
+            stop = builder.add(first, stride)
+            lines = builder.udiv(builder.sub(builder.add(stop, ir.Constant(_INTP, LINE - 1)),
+                                             start), line)
             hint = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(ir.VoidType(), [_I8P, _I32, _I32, _I32]),
                 "llvm.prefetch.p0")
-            # (address, write?, keep in all cache levels, data not instructions)
-            builder.call(hint, [address, ir.Constant(_I32, int(for_write)), ir.Constant(_I32, 3),
-                                ir.Constant(_I32, 1)])
+            with cgutils.for_range(builder, lines) as loop:
+                address = builder.inttoptr(builder.add(start, builder.mul(loop.index, line)),
+                                           _I8P)
+                # (address, write?, keep in all cache levels, data not instructions)
+                builder.call(hint, [address, ir.Constant(_I32, int(for_write)),
+                                    ir.Constant(_I32, 3), ir.Constant(_I32, 1)])
             return context.get_dummy_value()
 
         return types.none(array, index), codegen
@@ -52,14 +68,11 @@ def _prefetch(for_write):
 
 
 prefetch_write = intrinsic(_prefetch(True))
-prefetch_write.__doc__ = """Hint: the row ``index`` (along the first axis) of ``array`` is about to be written."""
+prefetch_write.__doc__ = """Hint: row ``index`` (along the first axis) of ``array`` is about to be written
+(every cache line it touches)."""
 prefetch_read = intrinsic(_prefetch(False))
-prefetch_read.__doc__ = """Hint: the row ``index`` (along the first axis) of ``array`` is about to be read."""
-
-
-#: Bytes per cache line (64 on x86-64 and most ARM cores; a multiple of it on others,
-#: where lines of 64 still keep a 64-byte row within one).
-LINE = 64
+prefetch_read.__doc__ = """Hint: row ``index`` (along the first axis) of ``array`` is about to be read
+(every cache line it touches)."""
 
 
 def empty_rows(rows: int, columns: int, dtype) -> np.ndarray:

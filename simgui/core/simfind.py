@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simgui.core.borrowed import data_pointer
 from simgui.core.byte_window import near8
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
@@ -242,14 +243,13 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
         while j < hi and run_keys[j] == run_keys[i]:
             j += 1
         # the rows of runs further on, which will be compared (most rows are alone in
-        # their run and are not read): their sizes and both lines of their tables
+        # their run and are not read): their sizes and tables
         # (at 1,000,000 files the comparisons took 15 of 17 ms, waiting for memory)
         for a in range(i + 2 * _AHEAD, min(j + 2 * _AHEAD, hi - 1)):
             if (run_keys[a] == run_keys[a - 1]) | (run_keys[a] == run_keys[a + 1]):
                 r = order[a]
                 prefetch_read(sizes, r)
                 prefetch_read(tables, r)
-                prefetch_read(tables[r], 8)
         members[i] = order[i]
         starts[i] = True
         count += 1
@@ -366,6 +366,9 @@ _MAX_REACH = float(1 << 61)
 _MAX_SIZE = 1 << 62
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
+#: A cell's files are searched in batches of at most this many (each batch's
+#: candidates are collected, then tested).
+_BATCH = 1024
 #: A file's own cell, when it holds at most this many files, and a neighbour cell,
 #: when at most this many are left from where the previous file's key window
 #: started, are scanned whole rather than in a key window (the filter runs on
@@ -385,12 +388,13 @@ def _prepare(lo, hi, reps, sizes, tables, keys, ext_ids, ext_sf, size_factor, ba
     reach W, grid point (see :func:`_project`) and key.  Returns the largest count."""
     top = np.int64(0)
     proj = np.empty(9, np.int64)
+    tables_p = data_pointer(tables)
     for q in range(lo, hi):
         r = reps[q]
         s = sizes[r]
         band[q] = np.int64(np.floor(np.log(max(s, 1)) / band_width))
         spread[q] = min(max(1.0, (1.0 + size_factor) * s * ext_sf[ext_ids[r]] / 2.0), _MAX_REACH)
-        _project(tables[r], proj)
+        _project(tables_p, r * 16, proj)
         point[q, 0] = proj[0]
         point[q, 1] = proj[1]
         for t in range(16):
@@ -467,26 +471,27 @@ _PROJECTIONS = np.array([[1 - 2 * (bin(j & t).count("1") & 1) for t in range(16)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _project(table, out):
-    """One sum table's projections into ``out``: its total and its even minus its odd
-    tags' counts (the grid point: the grid's cells are cut on these two), then the rows
-    of _PROJECTIONS.
+def _project(counts, at, out):
+    """The projections of the sum table at ``counts[at : at + 16]`` into ``out`` (arrays
+    or pointers: see simgui.core.borrowed): its total and its even minus its odd tags'
+    counts (the grid point: the grid's cells are cut on these two), then the rows of
+    _PROJECTIONS.
 
     Hadamard row 2k+1 weighs the pair of tags (2u, 2u+1) by (-1)^popcount(k & u)
     times (+1, -1), so the odd rows are the 8-point Walsh-Hadamard transform of the
     pairs' differences: three rounds of sums and differences, 24 additions in
     registers instead of 112 multiplications and additions."""
-    d0 = np.int64(table[0]) - np.int64(table[1])
-    d1 = np.int64(table[2]) - np.int64(table[3])
-    d2 = np.int64(table[4]) - np.int64(table[5])
-    d3 = np.int64(table[6]) - np.int64(table[7])
-    d4 = np.int64(table[8]) - np.int64(table[9])
-    d5 = np.int64(table[10]) - np.int64(table[11])
-    d6 = np.int64(table[12]) - np.int64(table[13])
-    d7 = np.int64(table[14]) - np.int64(table[15])
+    d0 = np.int64(counts[at + 0]) - np.int64(counts[at + 1])
+    d1 = np.int64(counts[at + 2]) - np.int64(counts[at + 3])
+    d2 = np.int64(counts[at + 4]) - np.int64(counts[at + 5])
+    d3 = np.int64(counts[at + 6]) - np.int64(counts[at + 7])
+    d4 = np.int64(counts[at + 8]) - np.int64(counts[at + 9])
+    d5 = np.int64(counts[at + 10]) - np.int64(counts[at + 11])
+    d6 = np.int64(counts[at + 12]) - np.int64(counts[at + 13])
+    d7 = np.int64(counts[at + 14]) - np.int64(counts[at + 15])
     total = np.int64(0)
     for t in range(16):
-        total += np.int64(table[t])
+        total += np.int64(counts[at + t])
     # a round per bit of u (1, 2, 4): after them d_k is row k of the 8-point transform
     d0, d1 = d0 + d1, d0 - d1
     d2, d3 = d2 + d3, d2 - d3
@@ -589,6 +594,7 @@ def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shif
     for _AHEAD files ahead, and each table row is on a line of its own: 22 against
     37 ms at 1,000,000 files.)"""
     proj = np.empty(9, np.int64)
+    tables_p = data_pointer(tables)
     for q in range(lo, hi):
         if q + _AHEAD < hi:
             ahead = position[q + _AHEAD]
@@ -604,7 +610,7 @@ def _scatter(lo, hi, position, reps, sizes, tables, ext_ids, band_rank, sig_shif
         orig[p] = f
         for t in range(16):
             tab[p, t] = tables[f, t]
-        _project(tables[f], proj)
+        _project(tables_p, f * 16, proj)
         b = band_rank[q]
         sig[p] = _signature(proj, sig_shift[b], 0, _key_level(rep_key[q], key_quantum[b]))
     return 0
@@ -767,6 +773,12 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     only if ``counting`` is not None.  The last four arguments are room for each
     file's bounds per band slot and its projections (allocated once per sweep: a
     cell's call is too short to pay for ten allocations)."""
+    # the scans take the arrays they read and fill as pointers (see simgui.core.borrowed)
+    key_p = data_pointer(key)
+    sig_p = data_pointer(sig)
+    ys_p = data_pointer(ys)
+    tab_p = data_pointer(tab)
+    proj_p = data_pointer(proj)
     s_top = s_window[0]
     s_bottom = s_window[1]
     s_rlo = s_box[0]
@@ -783,7 +795,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
         sx = size[x]
         kfx = ext_kf[ext[x]]
         sfx = ext_sf[ext[x]]
-        _project(tab[x], proj)
+        _project(tab_p, x * 16, proj_p)
         total = proj[0]
         even_odd = proj[1]
         for k in range(n_s):
@@ -823,17 +835,17 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
                 dk_limit = 2 * np.int64(dk)
             else:
                 dk = 63.0
-            query[k] = _signature(proj, band_sig_shift[bb], d,
+            query[k] = _signature(proj_p, band_sig_shift[bb], d,
                                   _key_level(kx, quantum) - np.int64(dk))
             limit[k] = np.uint64(d_limit) * (_LANES - np.uint64(1)) + np.uint64(dk_limit)
         # the rest of the own cell (sorted by key: its window starts at x)
         if hi - lo > whole_up_to:
             n_p, inside, looked = _scan_window(x + 1, hi, s_top[0], -np.inf, query[0],
-                                               limit[0], key, sig, ys, n_p,
+                                               limit[0], key_p, sig_p, ys_p, n_p,
                                                counting)
         else:
             n_p, inside = _scan_whole(x + 1, hi, s_top[0], s_bottom[0], query[0],
-                                      limit[0], key, sig, ys, n_p, counting)
+                                      limit[0], key_p, sig_p, ys_p, n_p, counting)
             looked = hi - x - 1
         examined += inside
         scanned += looked
@@ -845,18 +857,18 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
             window = end - y > whole_up_to
             if window:
                 floor_key = kx - s_floor[k] - (abs(kx) + s_floor[k]) * 2e-15
-                y = _first_at_least(y, end, floor_key, key)
+                y = _first_at_least(y, end, floor_key, key_p)
                 ptr[t_i] = y
             if ((t_row[t_i] < s_rlo[k]) | (t_row[t_i] > s_rhi[k]) | (t_col[t_i] < s_clo[k])
                     | (t_col[t_i] > s_chi[k])):
                 continue
             if window:
                 n_p, inside, looked = _scan_window(y, end, s_top[k], s_bottom[k], query[k],
-                                                   limit[k], key, sig, ys, n_p,
+                                                   limit[k], key_p, sig_p, ys_p, n_p,
                                                    counting)
             else:
                 n_p, inside = _scan_whole(y, end, s_top[k], s_bottom[k], query[k],
-                                          limit[k], key, sig, ys, n_p, counting)
+                                          limit[k], key_p, sig_p, ys_p, n_p, counting)
                 looked = end - y
             examined += inside
             scanned += looked
@@ -890,21 +902,24 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
     found = 0
     counts[:] = 0
     n_bands = band_cell_shift.shape[0]
+    n_cells = cell_code.shape[0]
+    m = cell_start[n_cells]
     col_mask = (np.int64(1) << col_bits) - 1
     row_mask = (np.int64(1) << (band_shift - col_bits)) - 1
-    room = 64
-    t_hi = np.empty(room, np.int64)
-    t_slot = np.empty(room, np.int64)
-    t_row = np.empty(room, np.int64)
-    t_col = np.empty(room, np.int64)
-    ptr = np.empty(room, np.int64)
-    slots = 8
-    s_band = np.empty(slots, np.int64)
-    s_floor = np.empty(slots, np.float64)  # the cell's largest key reach, per band
-    s_window, s_box, s_word = _slot_room(slots)
+    # room for the most any cell can need, allocated once: an array reassigned in the
+    # loops (to grow it) is counted in and out of every pass (atomic operations that
+    # took a tenth of the search); pages are only touched as far as they are used
+    t_hi = np.empty(n_cells, np.int64)  # per neighbour cell: its end,
+    t_slot = np.empty(n_cells, np.int64)  # its band slot,
+    t_row = np.empty(n_cells, np.int64)  # row, column
+    t_col = np.empty(n_cells, np.int64)
+    ptr = np.empty(n_cells, np.int64)  # and where the key window was, for the last file
+    s_band = np.empty(n_bands, np.int64)
+    s_floor = np.empty(n_bands, np.float64)  # the cell's largest key reach, per band
+    s_window, s_box, s_word = _slot_room(n_bands)
     proj = np.empty(9, np.int64)
-    ys = np.empty(1 << 16, np.int64)
-    ends = np.empty(64, np.int64)
+    ys = np.empty(max(m, 1), np.int64)  # a batch's candidates: at most m
+    ends = np.empty(_BATCH, np.int64)
     for c in range(c0, c1):
         lo = cell_start[c]
         hi = cell_start[c + 1]
@@ -932,11 +947,6 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
         while bb < n_bands:
             if bb > b and band_min_size[bb] > size_factor * s_cell:
                 break
-            if n_s == slots:
-                slots *= 2
-                s_band = np.concatenate((s_band, s_band))
-                s_floor = np.concatenate((s_floor, s_floor))
-                s_window, s_box, s_word = _slot_room(slots)
             s_band[n_s] = bb
             # the largest partner any file of the cell can have in band bb
             partner = min(size_factor * s_cell, float(band_max_size[bb]))
@@ -971,13 +981,6 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                 p = _lower_bound(cell_code, band_cell_lo[bb], end, base | co0)
                 last = base | co1
                 while p < end and cell_code[p] <= last:
-                    if n_t == room:
-                        room *= 2
-                        t_hi = np.concatenate((t_hi, t_hi))
-                        t_slot = np.concatenate((t_slot, t_slot))
-                        t_row = np.concatenate((t_row, t_row))
-                        t_col = np.concatenate((t_col, t_col))
-                        ptr = np.concatenate((ptr, ptr))
                     t_hi[n_t] = cell_start[p + 1]
                     t_slot[n_t] = n_s
                     t_row[n_t] = r
@@ -989,13 +992,9 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             n_s += 1
             bb += 1
         # the cell's files in batches whose candidates fit in ys
-        if neighbours > ys.shape[0]:
-            ys = np.empty(neighbours, np.int64)
         x0 = lo
         while x0 < hi:
-            x1 = min(hi, x0 + max(1, ys.shape[0] // max(neighbours, 1)))
-            if x1 - x0 > ends.shape[0]:
-                ends = np.empty(2 * (x1 - x0), np.int64)
+            x1 = min(hi, x0 + min(_BATCH, max(1, m // max(neighbours, 1))))
             _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                        band_cell_shift, band_sig_shift, band_key_quantum, band_max_size, key, sig,
                        size, ext, ext_kf, ext_sf, tab, size_factor, whole_up_to, ends, ys, counts,
