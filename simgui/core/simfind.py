@@ -217,16 +217,18 @@ def _row_hashes(lo, hi, sizes, tables, ext, extra, out):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _rows_equal(a, b, sizes, tables, ext, extra):
+def _rows_equal(a, b, sizes, tables, with_ext, ext, n_extra, extra):
+    """Rows a and b are equal: size, table, extension (if ``with_ext``) and the
+    ``n_extra`` extra columns; every array as a data pointer (simgui.core.borrowed)."""
     if sizes[a] != sizes[b]:
         return False
     for j in range(16):
-        if tables[a, j] != tables[b, j]:
+        if tables[a * 16 + j] != tables[b * 16 + j]:
             return False
-    if ext.shape[0] > 0 and ext[a] != ext[b]:
+    if with_ext and ext[a] != ext[b]:
         return False
-    for j in range(extra.shape[1]):
-        if extra[a, j] != extra[b, j]:
+    for j in range(n_extra):
+        if extra[a * n_extra + j] != extra[b * n_extra + j]:
             return False
     return True
 
@@ -236,6 +238,9 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
     """Classes among rows lo .. hi-1 sorted by hash (lo and hi start runs): runs of equal
     hashes, split where rows differ.  Fills ``members`` and ``starts`` (a class starts
     here) for lo .. hi-1; returns the number of classes."""
+    sizes_p, tables_p, ext_p, extra_p = (data_pointer(sizes), data_pointer(tables),
+                                         data_pointer(ext), data_pointer(extra))
+    with_ext, n_extra = ext.shape[0] > 0, extra.shape[1]
     count = 0
     i = lo
     while i < hi:
@@ -257,7 +262,8 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
         for k in range(i + 1, j):
             members[k] = order[k]
             starts[k] = False
-            if same and not _rows_equal(order[i], order[k], sizes, tables, ext, extra):
+            if same and not _rows_equal(order[i], order[k], sizes_p, tables_p, with_ext, ext_p,
+                                        n_extra, extra_p):
                 same = False
         if not same:
             # a collision: number the distinct rows by first appearance, then
@@ -268,7 +274,8 @@ def _split_runs(lo, hi, order, run_keys, sizes, tables, ext, extra, members, sta
             for k in range(i, j):
                 found = -1
                 for d in range(distinct):
-                    if _rows_equal(reps[d], order[k], sizes, tables, ext, extra):
+                    if _rows_equal(reps[d], order[k], sizes_p, tables_p, with_ext, ext_p,
+                                   n_extra, extra_p):
                         found = d
                         break
                 if found < 0:
