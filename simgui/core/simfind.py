@@ -51,9 +51,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simgui.core.borrowed import data_pointer
 from simgui.core.byte_window import near8
+from simgui.core.cache_lines import empty_rows, prefetch_read, prefetch_write
 from simgui.core.fingerprints import _mix as _splitmix
 from simgui.core.keys import SKEW, KeyScheme, extension_offset
-from simgui.core.cache_lines import empty_rows, prefetch_read, prefetch_write
 from simgui.core.radix import sort_bits
 from simgui.core.table_distance import l1_rows
 from simgui.core.units import parse_percent
@@ -180,6 +180,7 @@ def _split_words(lo, hi, words, low_bits, high_from, low, high):
 #: ask for the row this many steps ahead (see simgui.core.cache_lines; 8 to 16 were
 #: best when scattering tables).
 _AHEAD = 16
+
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 #: Classes are runs of equal top bits of their rows' hashes, this many (three passes
 #: of the radix sort, not four): a million distinct rows share them in about 60
