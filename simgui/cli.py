@@ -748,12 +748,12 @@ def cmd_stats(args) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    keep_freed_memory()  # a search's temporaries, reused by the next: see core.memory
     if args.command is None:
-        # no command: the desktop application
+        # no command: the desktop application (which keeps freed memory itself)
         from simgui.gui.app import main as gui_main
 
         return gui_main()
+    keep_freed_memory()  # a search's temporaries, reused by the next: see core.memory
     try:
         return args.run(args)
     except CommandError as exc:
