@@ -54,10 +54,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import corpus as corpus_mod  # noqa: E402
-from simgui.core.keys import SKEW, UNIFORM  # noqa: E402
-from simgui.core.simfind import (DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR,  # noqa: E402
+from simgui.core.search.keys import SKEW, UNIFORM  # noqa: E402
+from simgui.core.search.simfind import (DEFAULT_KEY_TOLERANCE, DEFAULT_SIZE_FACTOR,  # noqa: E402
                                  DEFAULT_SUM_TOLERANCE, find_pairs)
-from simgui.core.sumtable import sum_table, warm_up  # noqa: E402
+from simgui.core.reading.sumtable import sum_table, warm_up  # noqa: E402
 
 GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.2, 5.0, 8.0, 12.0)
 SCHEMES = (SKEW, UNIFORM)

@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from bench_simfind import legacy_corpus as corpus  # noqa: E402  (the figures in the README)
 
-from simgui.core.analysis import Analysis  # noqa: E402
-from simgui.core.simfind import Tolerances  # noqa: E402
+from simgui.core.search.analysis import Analysis  # noqa: E402
+from simgui.core.search.simfind import Tolerances  # noqa: E402
 from simgui.core.store import StoredFiles  # noqa: E402
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from simgui.core.hamming_index import HammingIndex, _default_blocks, hamming_pairs  # noqa: E402
+from simgui.core.search.hamming_index import HammingIndex, _default_blocks, hamming_pairs  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_sumtable import cpu_model  # noqa: E402

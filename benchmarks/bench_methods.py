@@ -4,7 +4,7 @@
 
 The same corpus and scoring as bench_accuracy.py (family labels: P, R, F1;
 edit labels: F1(edit)), with the searches the application runs
-(:func:`simgui.core.methods.class_pairs`: size factor 1.5, extension rule,
+(:func:`simgui.core.search.methods.class_pairs`: size factor 1.5, extension rule,
 identical files always found), at each method's thresholds, next to the
 paper's method at four tolerances, each with and without the third stage
 (a pair's MinHash resemblance checked after the sum table).  Also prints how fast the fingerprint kernel
@@ -27,11 +27,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import bench_accuracy as acc  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 
-from simgui.core import methods  # noqa: E402
-from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE  # noqa: E402
-from simgui.core.fingerprints import fingerprints  # noqa: E402
-from simgui.core.simfind import SearchSpace, Tolerances  # noqa: E402
-from simgui.core.sumtable import sum_table  # noqa: E402
+from simgui.core.search import methods  # noqa: E402
+from simgui.core.search.analysis import DEFAULT_CHECK_RESEMBLANCE  # noqa: E402
+from simgui.core.reading.fingerprints import fingerprints  # noqa: E402
+from simgui.core.search.simfind import SearchSpace, Tolerances  # noqa: E402
+from simgui.core.reading.sumtable import sum_table  # noqa: E402
 
 
 def throughput(out) -> None:

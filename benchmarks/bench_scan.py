@@ -19,9 +19,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from simgui.core.scanner import ScanOptions, scan  # noqa: E402
+from simgui.core.reading.scanner import ScanOptions, scan  # noqa: E402
 from simgui.core.store import Store  # noqa: E402
-from simgui.core.sumtable import warm_up  # noqa: E402
+from simgui.core.reading.sumtable import warm_up  # noqa: E402
 
 
 def regular_files(roots):

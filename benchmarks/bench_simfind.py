@@ -78,9 +78,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from simgui.core.keys import SKEW  # noqa: E402
+from simgui.core.search.keys import SKEW  # noqa: E402
 from simgui.core.memory import keep_freed_memory  # noqa: E402
-from simgui.core.simfind import SearchSpace, Tolerances, find_pairs  # noqa: E402
+from simgui.core.search.simfind import SearchSpace, Tolerances, find_pairs  # noqa: E402
 
 SEED = 3
 
@@ -249,7 +249,7 @@ def main() -> None:
               f"  ({t_ext:.2f} s, "
               f"{len(pairs_ext)})")
     # what a slider needs: hit counts at a new tolerance, looked up, not searched
-    from simgui.core.tolerance_stats import ToleranceStats
+    from simgui.core.search.tolerance_stats import ToleranceStats
     n = args.sizes[0]
     sizes, tables, exts = make(n)
     t_build, stats = best_of(1, lambda: ToleranceStats.build(

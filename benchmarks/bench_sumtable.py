@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from simgui.core.sumtable import sum_table, warm_up  # noqa: E402
+from simgui.core.reading.sumtable import sum_table, warm_up  # noqa: E402
 
 MB = 1 << 20
 

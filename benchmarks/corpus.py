@@ -88,7 +88,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from simgui.core.keys import extension_of  # noqa: E402
+from simgui.core.search.keys import extension_of  # noqa: E402
 
 DEFAULT_ROOTS = ("/usr/share", "/usr/lib", "/usr/bin", "/usr/include")
 MIN_SIZE = 2 * 1024

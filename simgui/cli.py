@@ -20,23 +20,21 @@ from collections.abc import Sequence
 import numpy as np
 
 from simgui import __version__
-from simgui.core import keys as keys_module
+from simgui.core.search import keys as keys_module
 from simgui.core.progress import Cancelled, Progress
-from simgui.core.scanner import ScanOptions, read_file, scan
+from simgui.core.reading.scanner import ScanOptions, read_file, scan
 from simgui.core.store import (
     DAMAGED_ADVICE, ENV_DB, Store, StoreError, default_db_path, is_damage,
 )
-from simgui.core import journal
-from simgui.core.fileops import (
-    Action, KeepRule, execute, plan_removal, under,
-)
-from simgui.core import methods
+from simgui.core.cleanup import Action, KeepRule, execute, journal, plan_removal, undo
+from simgui.core.folders import under
+from simgui.core.search import methods
 from simgui.core.memory import keep_freed_memory
-from simgui.core.analysis import (
+from simgui.core.search.analysis import (
     DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups, in_folders,
 )
-from simgui.core.keys import SCHEMES
-from simgui.core.simfind import (
+from simgui.core.search.keys import SCHEMES
+from simgui.core.search.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
     SearchSpace, Tolerances, parse_override,
     expand_pairs, identity_and_similarity, pair_distances, similar_to,
@@ -506,7 +504,7 @@ def cmd_pairs(args) -> int:
 
 
 def cmd_groups(args) -> int:
-    from simgui.core.export import write_groups
+    from simgui.core.search.export import write_groups
 
     tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
@@ -516,7 +514,7 @@ def cmd_groups(args) -> int:
 
 
 def cmd_similar(args) -> int:
-    from simgui.core.keys import extension_of
+    from simgui.core.reading.names import extension_of
 
     if not os.path.exists(args.file):
         raise CommandError(f"{args.file}: {_missing(args.file)}")
@@ -678,7 +676,7 @@ def cmd_undo(args) -> int:
     with _open_store(args) as store:
         journal.recover(store)
         try:
-            result = journal.undo(store, args.batch)
+            result = undo(store, args.batch)
         except journal.UndoError as exc:
             raise CommandError(str(exc), EXIT_SOME_FAILED) from None
         code = _print_result(result)
@@ -703,8 +701,8 @@ def cmd_journal(args) -> int:
             for b in batches:
                 when = time.strftime("%Y-%m-%d %H:%M", time.localtime(b.created_at))
                 counts = ", ".join(f"{n} {state}" for state, n in sorted(b.counts.items()))
-                undo = f" (undo of {b.undo_of})" if b.undo_of else ""
-                print(f"{b.id:>5}  {when}  {b.action:<9} {b.status:<10} {counts}{undo}")
+                undo_of = f" (undo of {b.undo_of})" if b.undo_of else ""
+                print(f"{b.id:>5}  {when}  {b.action:<9} {b.status:<10} {counts}{undo_of}")
             return EXIT_OK
         rows = journal.entries(store, args.batch)
         if not rows:

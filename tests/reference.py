@@ -78,7 +78,7 @@ def _mix64(z: int) -> int:
 
 
 def reference_features(data: bytes) -> list[int]:
-    """simgui.core.fingerprints' features, literally (see its docstring)."""
+    """simgui.core.reading.fingerprints' features, literally (see its docstring)."""
     golden, select = 0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93
     n = len(data)
     if n == 0:

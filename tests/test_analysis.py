@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simgui.core.analysis import Analysis, SearchSettings, find_groups
-from simgui.core.keys import SKEW, compute_keys
-from simgui.core.simfind import Tolerances
+from simgui.core.search.analysis import Analysis, SearchSettings, find_groups
+from simgui.core.search.keys import SKEW, compute_keys
+from simgui.core.search.simfind import Tolerances
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
 
@@ -170,14 +170,14 @@ def test_tolerances_above_the_ceiling_are_refused():
 
 
 def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
-    from simgui.core.analysis import affordable_key_ceiling
+    from simgui.core.search.analysis import affordable_key_ceiling
     files = collection(5, 6000)
     space = Analysis.build(files).space
     assert affordable_key_ceiling(space, budget=10**12) == 10.0
     low = affordable_key_ceiling(space, budget=20_000)
     assert low < 10.0
     # below the ceiling, results stay exact
-    from simgui.core.tolerance_stats import ToleranceStats
+    from simgui.core.search.tolerance_stats import ToleranceStats
     full = Analysis.build(files).stats
     lowered = ToleranceStats.build(space, low, None)
     tol = Tolerances(low, 1.0)
@@ -187,8 +187,8 @@ def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
 
 def test_the_key_ceiling_does_not_depend_on_extension_numbering():
     # one dense kind of file; the odd file's extension sorts before or after it
-    from simgui.core.analysis import affordable_key_ceiling
-    from simgui.core.simfind import SearchSpace
+    from simgui.core.search.analysis import affordable_key_ceiling
+    from simgui.core.search.simfind import SearchSpace
     rng = np.random.default_rng(0)
     tables = rng.integers(1000, 1010, (4000, 16))
     sizes = tables.sum(axis=1) * 3
@@ -199,8 +199,8 @@ def test_the_key_ceiling_does_not_depend_on_extension_numbering():
 
 
 def test_overridden_extensions_count_against_the_pair_budget():
-    from simgui.core.analysis import affordable_key_ceiling
-    from simgui.core.simfind import SearchSpace
+    from simgui.core.search.analysis import affordable_key_ceiling
+    from simgui.core.search.simfind import SearchSpace
     rng = np.random.default_rng(1)
     tables = rng.integers(1000, 1300, (4000, 16))
     sizes = tables.sum(axis=1) * 3
@@ -210,7 +210,7 @@ def test_overridden_extensions_count_against_the_pair_budget():
     loose = affordable_key_ceiling(space, budget=budget, overrides={"ps": Tolerances(3.0, 10.0)})
     assert loose < plain < 10.0
     # only similar pairs of an overridden extension are held, not its key hits
-    from simgui.core.tolerance_stats import ToleranceStats
+    from simgui.core.search.tolerance_stats import ToleranceStats
     tight = {"ps": Tolerances(10.0, 0.01)}
     held = ToleranceStats.build(space, 0.01, overrides=tight)
     any_sum = Tolerances(0.01, 3200.0)
@@ -322,7 +322,7 @@ def copies_beside_a_similar_reference() -> StoredFiles:
 def test_copies_of_each_other_only_similar_to_the_reference_are_named_in_the_export():
     import io
 
-    from simgui.core.export import write_groups
+    from simgui.core.search.export import write_groups
 
     files = copies_beside_a_similar_reference()
     (group,) = Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0)).groups()
@@ -343,8 +343,8 @@ def test_copies_of_each_other_only_similar_to_the_reference_are_named_in_the_exp
 def test_the_key_ceiling_counts_copies_searched_in_each_of_their_extensions():
     # each file has copies in four extensions: the search holds each class's pairs in
     # each of them, four times those of one copy each, so the ceiling is lower
-    from simgui.core.analysis import affordable_key_ceiling
-    from simgui.core.simfind import SearchSpace
+    from simgui.core.search.analysis import affordable_key_ceiling
+    from simgui.core.search.simfind import SearchSpace
     rng = np.random.default_rng(2)
     tables = rng.integers(1000, 1300, (2500, 16))
     sizes = tables.sum(axis=1) * 3

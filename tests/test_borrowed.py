@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simgui.core.borrowed import data_pointer
+from simgui.core.search.kernels.borrowed import data_pointer
 
 
 @njit(cache=False)

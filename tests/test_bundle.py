@@ -61,7 +61,8 @@ def test_bundle_holds_what_simgui_needs_and_not_more(bundle):
     files = {p.relative_to(internal).as_posix() for p in internal.rglob("*")}
     names = {name.rsplit("/", 1)[-1] for name in files}
     # numba's cache=True needs simgui's sources on disk
-    for source in ("simgui/cli.py", "simgui/core/sumtable.py", "simgui/core/simfind.py",
+    for source in ("simgui/cli.py", "simgui/core/reading/sumtable.py",
+                   "simgui/core/search/simfind.py",
                    "simgui/gui/app.py"):
         assert source in files, f"{source} is not in the bundle"
     for needed in ("libQt6Widgets.so.6", "libQt6OpenGL.so.6", "libQt6Svg.so.6", "libllvmlite.so",

@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simgui.core.borrowed import data_pointer
-from simgui.core.byte_window import near8
-from simgui.core.simfind import _scan_whole, _scan_window
+from simgui.core.search.kernels.borrowed import data_pointer
+from simgui.core.search.kernels.byte_window import near8
+from simgui.core.search.simfind import _scan_whole, _scan_window
 
 #: Bytes at the edges of the arithmetic: zero, one, the sign bit's neighbours, 255.
 EDGES = [0x00, 0x01, 0x7E, 0x7F, 0x80, 0x81, 0xFE, 0xFF]

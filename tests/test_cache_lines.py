@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simgui.core.cache_lines import prefetch_read, prefetch_write
+from simgui.core.search.kernels.cache_lines import prefetch_read, prefetch_write
 
 
 @njit(cache=False)
@@ -45,7 +45,7 @@ def test_the_hints_reach_the_machine_code():
                                                   (1000, 16, np.int32), (777, 16, np.int64),
                                                   (5, 3, np.float64)])
 def test_rows_start_on_a_cache_line_and_hold_what_is_written(rows, columns, dtype):
-    from simgui.core.cache_lines import LINE, empty_rows
+    from simgui.core.search.kernels.cache_lines import LINE, empty_rows
 
     a = empty_rows(rows, columns, dtype)
     assert a.shape == (rows, columns) and a.dtype == dtype and a.flags.c_contiguous

@@ -9,7 +9,7 @@ import pytest
 
 from simgui import __version__
 from simgui.cli import main
-from simgui.core.keys import SKEW, UNIFORM
+from simgui.core.search.keys import SKEW, UNIFORM
 from tests.reference import reference_sum_table
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,7 +81,7 @@ def test_corrupt_store_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_unreadable_files_give_exit_code_1(tree, tmp_path, capsys, monkeypatch):
-    from simgui.core import scanner
+    from simgui.core.reading import scanner
 
     def deny(path, *args, **kwargs):
         raise PermissionError(13, "Permission denied", path)

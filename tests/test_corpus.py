@@ -183,7 +183,7 @@ def test_corpus_in_memory_matches_the_written_corpus(tmp_path):
 
 
 def test_variant_names_keep_the_extension():
-    from simgui.core.keys import extension_of
+    from simgui.core.search.keys import extension_of
     assert corpus.variant_name("ls", "change_1") == "ls~change_1"
     assert corpus.variant_name("a.tar.gz", "copy") == "a.tar~copy.gz"
     assert corpus.variant_name("libz.so.1", "move_5") == "libz.so~move_5.1"

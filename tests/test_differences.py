@@ -13,8 +13,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import simgui.core.differences as differences
-from simgui.core.differences import compare_files, hex_dump
+import simgui.core.search.differences as differences
+from simgui.core.search.differences import compare_files, hex_dump
 from simgui.core.progress import Cancelled
 
 # -- the reference: the module docstring's definitions, spelled out -------------------

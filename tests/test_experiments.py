@@ -79,7 +79,7 @@ def test_random_ascii_and_edits():
 
 
 def test_pair_tolerances_match_the_search():
-    from simgui.core.simfind import find_pairs
+    from simgui.core.search.simfind import find_pairs
     fig = importlib.import_module("fig8_formats")
     rng = np.random.default_rng(2)
     sizes = rng.integers(900, 1100, 40)
@@ -95,7 +95,7 @@ def test_pair_tolerances_match_the_search():
 
 
 def test_quadratic_baseline_equals_find_pairs():
-    from simgui.core.simfind import Tolerances, find_pairs
+    from simgui.core.search.simfind import Tolerances, find_pairs
     fig = importlib.import_module("fig9_simfind_time")
     rng = np.random.default_rng(3)
     sizes = rng.integers(40, 3000, 300)
@@ -176,9 +176,9 @@ def test_simgui_groups_give_copies_of_each_other_as_one_set_of_duplicates(monkey
     # from copy_of (git's RelNotes/2.37.5.txt: four copies beside a similar 2.34.5.txt)
     import io
 
-    from simgui.core.analysis import Analysis, SearchSettings
-    from simgui.core.export import write_groups
-    from simgui.core.simfind import Tolerances
+    from simgui.core.search.analysis import Analysis, SearchSettings
+    from simgui.core.search.export import write_groups
+    from simgui.core.search.simfind import Tolerances
     from tests.test_analysis import copies_beside_a_similar_reference
 
     speed = importlib.import_module("speed")

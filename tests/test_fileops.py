@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from simgui.core import fileops, journal
-from simgui.core.fileops import Action, KeepRule, execute, plan_marked, plan_removal
-from simgui.core.groups import Group, Member
-from simgui.core.scanner import scan
+from simgui.core.cleanup import actions, journal, running
+from simgui.core.cleanup.plan import Operation, Plan
+from simgui.core.cleanup import Action, KeepRule, execute, plan_marked, plan_removal, undo
+from simgui.core.search.groups import Group, Member
+from simgui.core.reading.scanner import scan
 from simgui.core.store import Store
 
 # -- helpers (test_journal.py uses them too) ----------------------------------------
@@ -225,13 +226,13 @@ def test_trash_then_undo(tmp_path, store, trash_home):
     entries = journal.entries(store, result.batch_id)
     assert [e.state for e in entries] == ["done", "done"] and all(e.undoable for e in entries)
 
-    back = journal.undo(store)
+    back = undo(store)
     assert [r.status for r in back.results] == ["done", "done"]
     assert {p: Path(p).read_bytes() for p in originals} == originals
     assert os.listdir(trash_home / "files") == [] and os.listdir(trash_home / "info") == []
     assert not any(e.undoable for e in journal.entries(store, result.batch_id))
     with pytest.raises(journal.UndoError):
-        journal.undo(store)
+        undo(store)
 
 
 def test_permanent_delete(tmp_path, store):
@@ -253,7 +254,7 @@ def test_move_keeps_relative_paths_and_undo_puts_back(tmp_path, store):
     assert result.results[0].status == "done"
     assert (dest / "dup/deep/a.bin").read_bytes() == b"A" * 300
     assert not (t / "dup/deep/a.bin").exists()
-    back = journal.undo(store, result.batch_id)
+    back = undo(store, result.batch_id)
     assert back.results[0].status == "done"
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -264,7 +265,7 @@ def test_undo_never_overwrites_a_file_that_took_the_original_place(tmp_path, sto
     result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
                                   target_dir=str(dest), roots=[str(t)]), store)
     (t / "b").write_bytes(b"new file")
-    back = journal.undo(store)
+    back = undo(store)
     assert back.results[0].status == "skipped" and "taken" in back.results[0].message
     assert (t / "b").read_bytes() == b"new file" and (dest / "b").read_bytes() == b"1" * 10
     assert journal.entries(store, result.batch_id)[0].undoable  # still undoable later
@@ -400,7 +401,7 @@ def test_move_to_another_file_system_copies_verifies_then_removes(tmp_path, stor
     assert not (t / "dup/a").exists() and not (t / "dup/sub/b").exists()
     assert not [n for n in os.listdir(dest) if n.startswith(".simgui")]
     assert_nothing_lost(originals, tmp_path)
-    back = journal.undo(store)  # back across the file systems, the same careful way
+    back = undo(store)  # back across the file systems, the same careful way
     assert [r.status for r in back.results] == ["done", "done"]
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -430,7 +431,7 @@ def test_disk_full_during_a_move_leaves_the_source_and_no_debris(tmp_path, store
         f_out.write(f_in.read(1000))
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(fileops, "copy_data", copy_data)
+    monkeypatch.setattr(actions, "copy_data", copy_data)
     result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
                                   target_dir=str(dest), roots=[str(t)]), store)
     assert statuses(result) == {"b": "failed"}
@@ -500,7 +501,7 @@ def test_every_member_marked_touches_nothing(tmp_path, store):
 def test_cancel_stops_before_the_next_file(tmp_path, store, monkeypatch):
     t = tmp_path / "t"
     originals = make_tree(t, {f"{i:02}": b"same" for i in range(10)})
-    monkeypatch.setattr(fileops, "_PROGRESS_EVERY_SECONDS", 0)
+    monkeypatch.setattr(running, "_PROGRESS_EVERY_SECONDS", 0)
     seen = []
 
     def progress(p):
@@ -574,7 +575,7 @@ def test_another_name_of_the_kept_file_is_skipped_when_acting(tmp_path, store, t
     direct, alias, content = _aliased(tmp_path)
     kept, member = stat_member(str(direct), 0), stat_member(str(alias), 1)
     target = str(tmp_path / "dest/only.jpg") if action is Action.MOVE else None
-    plan = fileops.Plan(action, [fileops.Operation(action, 1, member, kept, True, target)], [],
+    plan = Plan(action, [Operation(action, 1, member, kept, True, target)], [],
                         {1: kept}, target_dir=str(tmp_path / "dest"))
     result = execute(plan, store)
     assert [r.status for r in result.results] == ["skipped"], result.describe()
@@ -585,9 +586,9 @@ def test_another_name_of_the_kept_file_is_skipped_when_acting(tmp_path, store, t
 
 def test_comparing_a_file_with_itself_proves_nothing(tmp_path):
     direct, alias, _ = _aliased(tmp_path)
-    ident = fileops.Identity.of(stat_member(str(direct)))
-    with pytest.raises(fileops.Skip, match="another name"):
-        fileops.compare(str(alias), ident, str(direct), ident)
+    ident = actions.Identity.of(stat_member(str(direct)))
+    with pytest.raises(actions.Skip, match="another name"):
+        actions.compare(str(alias), ident, str(direct), ident)
 
 
 # -- Ctrl-C in the middle of a move --------------------------------------------------------
@@ -624,7 +625,7 @@ def test_ctrl_c_right_after_the_source_is_unlinked_keeps_the_moved_file(
     entries = journal.entries(store, batch.id)
     assert batch.status == "interrupted" and [e.state for e in entries] == ["done", "skipped"]
     assert entries[0].target == str(dest / "b.bin") and entries[0].undoable
-    back = journal.undo(store, batch.id)
+    back = undo(store, batch.id)
     assert [r.status for r in back.results] == ["done"]
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -641,7 +642,7 @@ def test_a_sigint_between_link_and_unlink_waits_until_the_move_is_whole(tmp_path
 
     monkeypatch.setattr(os, "link", link)
     with pytest.raises(KeyboardInterrupt):
-        fileops.place(str(src), str(dst))
+        actions.place(str(src), str(dst))
     assert dst.read_bytes() == b"precious" and not src.exists()  # moved, then interrupted
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -663,13 +664,13 @@ def test_kept_copy_replaced_during_the_comparison_saves_the_duplicate(tmp_path, 
     make_tree(t, {"a_thesis.txt": old, "b_backup.txt": old})
     plan = plan_removal(scan_groups(store, t), action=action, identical_only=True)
     kept = plan.operations[0].kept.path
-    real_compare = fileops.compare
+    real_compare = actions.compare
 
     def compare(*args):
         real_compare(*args)  # proven equal: to the bytes about to be replaced
         _editor_save(kept, b"version 2, rewritten")
 
-    monkeypatch.setattr(fileops, "compare", compare)
+    monkeypatch.setattr(actions, "compare", compare)
     result = execute(plan, store)
     assert statuses(result) == {"b_backup.txt": "skipped"}
     assert "the kept copy" in result.results[0].message
@@ -759,7 +760,7 @@ def test_move_on_a_file_system_without_hard_links(tmp_path, store, monkeypatch):
     assert_nothing_lost({**originals, **occupant}, tmp_path)
 
 
-@pytest.mark.skipif(fileops._renameat2() is None, reason="needs Linux renameat2")
+@pytest.mark.skipif(actions._renameat2() is None, reason="needs Linux renameat2")
 def test_the_no_hard_link_rename_never_replaces_a_file_that_just_appeared(tmp_path,
                                                                           monkeypatch):
     src, dst = tmp_path / "src", tmp_path / "dst"
@@ -768,7 +769,7 @@ def test_the_no_hard_link_rename_never_replaces_a_file_that_just_appeared(tmp_pa
     _no_hard_links(monkeypatch)
     monkeypatch.setattr(os.path, "lexists", lambda p: False)  # it appears after any check
     with pytest.raises(FileExistsError):
-        fileops.place(str(src), str(dst))
+        actions.place(str(src), str(dst))
     assert src.read_bytes() == b"mine" and dst.read_bytes() == b"someone else's"
 
 
@@ -830,7 +831,7 @@ def test_cli_trash_of_similar_files_says_so(similar_pair, capsys):
 def test_link_resolver_gives_each_folder_its_real_path(tmp_path):
     # a link to a folder, a link to that link, a relative link, a link in the middle of
     # a path and a folder that does not exist: every file's folder as realpath has it
-    from simgui.core.fileops import link_resolver
+    from simgui.core.folders import link_resolver
 
     (tmp_path / "a" / "b" / "c").mkdir(parents=True)
     (tmp_path / "to_b").symlink_to(tmp_path / "a" / "b")

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from simgui.core.fingerprints import SLOTS, FingerprintBuilder, fingerprints, hamming, resemblance
+from simgui.core.reading.fingerprints import SLOTS, FingerprintBuilder, fingerprints, hamming, resemblance
 from tests.reference import reference_fingerprints
 
 runs = st.lists(st.tuples(st.sampled_from([0x00, 0xFF, 0x20, 0x41]), st.integers(1, 40)),

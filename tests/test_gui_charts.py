@@ -13,9 +13,9 @@ pg = pytest.importorskip("pyqtgraph")
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 
-from simgui.core.keys import SKEW, UNIFORM, compute_keys  # noqa: E402
-from simgui.core.simfind import SearchSpace  # noqa: E402
-from simgui.core.tolerance_stats import ToleranceStats  # noqa: E402
+from simgui.core.search.keys import SKEW, UNIFORM, compute_keys  # noqa: E402
+from simgui.core.search.simfind import SearchSpace  # noqa: E402
+from simgui.core.search.tolerance_stats import ToleranceStats  # noqa: E402
 from simgui.gui.charts import (PALETTE, KeySpaceChart, ToleranceChart,  # noqa: E402
                                _Scatter)
 from tests.test_tolerance_stats import collection  # noqa: E402  near-copies of base tables

@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
 
 from simgui.core import sum_table_of_file  # noqa: E402
-from simgui.core.differences import compare_files  # noqa: E402
+from simgui.core.search.differences import compare_files  # noqa: E402
 from simgui.gui.details import DIFFERS_ROLE, DetailsPanel, FileDetails  # noqa: E402
 
 

@@ -4,7 +4,7 @@ the threshold slider drives groups and counts, the distance chart shows the file
 import numpy as np
 import pytest
 
-from simgui.core import methods
+from simgui.core.search import methods
 from simgui.core.settings import load_settings
 from simgui.gui.main_window import MainWindow
 from tests.test_gui_window import WAIT_MS, make_tree, scan_tree
@@ -135,7 +135,7 @@ def test_switching_method_during_a_scan_never_shows_stale_groups(qtbot, window, 
 
 
 def test_start_up_with_a_method_reads_the_missing_fingerprints(qtbot, tmp_path):
-    from simgui.core.scanner import ScanOptions, scan as scan_into
+    from simgui.core.reading.scanner import ScanOptions, scan as scan_into
     from simgui.core.settings import Settings, save_settings
     from simgui.core.store import Store
 

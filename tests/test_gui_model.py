@@ -5,8 +5,8 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from simgui.core.analysis import Analysis, SearchSettings
-from simgui.core.simfind import Tolerances
+from simgui.core.search.analysis import Analysis, SearchSettings
+from simgui.core.search.simfind import Tolerances
 from simgui.core.store import StoredFiles
 from simgui.gui.groups_model import FILE_ROLE, GROUP_ROLE, IDENTICAL, NAME, SIZE, GroupsModel
 from tests.test_analysis import copies_beside_a_similar_reference

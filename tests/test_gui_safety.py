@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
-from simgui.core.fileops import Action
+from simgui.core.cleanup import Action
 from tests.test_gui_window import WAIT_MS, make_tree, scan
 
 

@@ -5,7 +5,7 @@ import os
 import numpy as np
 from PySide6.QtWidgets import QMessageBox
 
-from simgui.core.fileops import Action
+from simgui.core.cleanup import Action
 from simgui.gui.main_window import MainWindow
 
 WAIT_MS = 120_000  # numba may compile on a fresh machine

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simgui.core.hamming_index import HammingIndex, hamming_pairs
+from simgui.core.search.hamming_index import HammingIndex, hamming_pairs
 
 ONES = 2**64 - 1
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from simgui.core import fileops, journal
-from simgui.core.fileops import Action, KeepRule, execute, plan_removal
-from simgui.core.store import _MIGRATIONS, APPLICATION_ID, SCHEMA_VERSION, Store
+from simgui.core.cleanup import actions, journal, trash
+from simgui.core.cleanup import Action, KeepRule, execute, plan_removal, undo
+from simgui.core.store.database import _MIGRATIONS, APPLICATION_ID, SCHEMA_VERSION, Store
 from tests.test_fileops import (  # noqa: F401  (fixtures)
     _other_file_system, assert_nothing_lost, make_tree, scan_groups, store, trash_home,
 )
@@ -65,7 +65,7 @@ def test_crash_mid_move_between_link_and_unlink(tmp_path, store, hard_crash):
     assert journal.batches(store)[0].status == "interrupted"
     assert journal.recover(store) == []  # nothing left to settle
     assert_nothing_lost(originals, tmp_path)
-    back = journal.undo(store, batch.id)
+    back = undo(store, batch.id)
     assert [r.status for r in back.results] == ["done"] * 3
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -80,8 +80,8 @@ def test_crash_while_copying_to_another_file_system(tmp_path, store, hard_crash)
         f_out.write(f_in.read(10))
         raise Crash()
 
-    hard_crash.setattr(fileops, "copy_data", copy_data)
-    hard_crash.setattr(fileops, "_remove_quietly", lambda path: None)  # no clean-up in a crash
+    hard_crash.setattr(actions, "copy_data", copy_data)
+    hard_crash.setattr(actions, "_remove_quietly", lambda path: None)  # no clean-up in a crash
     with pytest.raises(Crash):
         execute(plan, store)
     assert [n for n in os.listdir(dest) if n.startswith(".simgui-")]  # a partial copy
@@ -100,7 +100,7 @@ def test_crash_after_copying_before_removing_the_source(tmp_path, store, hard_cr
     def fsync_dir(folder):
         raise Crash()
 
-    hard_crash.setattr(fileops, "_fsync_dir", fsync_dir)
+    hard_crash.setattr(actions, "_fsync_dir", fsync_dir)
     with pytest.raises(Crash):
         execute(plan, store)
     assert (dest / "1.bin").exists() and (t / "1.bin").exists()  # two copies for a moment
@@ -122,7 +122,7 @@ def test_crash_while_replacing_with_a_hard_link(tmp_path, store, hard_crash):
         real_replace(src, dst)
 
     hard_crash.setattr(os, "replace", replace)
-    hard_crash.setattr(fileops, "_remove_quietly", lambda path: None)
+    hard_crash.setattr(actions, "_remove_quietly", lambda path: None)
     with pytest.raises(Crash):
         execute(plan, store)
     assert len([n for n in os.listdir(t) if n.startswith(".simgui-")]) == 1
@@ -136,7 +136,7 @@ def test_crash_while_replacing_with_a_hard_link(tmp_path, store, hard_crash):
 
 def test_crash_after_trashing_before_journaling(tmp_path, store, trash_home, hard_crash):
     t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
-    real_find, calls = fileops.find_in_trash, []
+    real_find, calls = trash.find_in_trash, []
 
     def find(path, ident):
         calls.append(path)
@@ -144,16 +144,16 @@ def test_crash_after_trashing_before_journaling(tmp_path, store, trash_home, har
             raise Crash()
         return real_find(path, ident)
 
-    hard_crash.setattr(fileops, "find_in_trash", find)
+    hard_crash.setattr(trash, "find_in_trash", find)
     with pytest.raises(Crash):
         execute(plan, store)
-    hard_crash.setattr(fileops, "find_in_trash", real_find)
+    hard_crash.setattr(trash, "find_in_trash", real_find)
     batch_id = journal.batches(store)[0].id
     settled = journal.recover(store)
     assert [e.state for e in settled] == ["done", "done", "skipped", "skipped"]
     assert all(e.undoable and e.target.startswith(str(trash_home)) for e in settled[:2])
     assert_nothing_lost(originals, tmp_path)
-    back = journal.undo(store, batch_id)
+    back = undo(store, batch_id)
     assert [r.status for r in back.results] == ["done", "done"]
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -185,7 +185,7 @@ def test_a_file_gone_without_trace_is_reported_unknown(tmp_path, store, trash_ho
         os.rename(path, tmp_path / "stolen")  # someone else took it
         raise Crash()
 
-    hard_crash.setattr(fileops, "send_to_trash", send)
+    hard_crash.setattr(trash, "send_to_trash", send)
     with pytest.raises(Crash):
         execute(plan, store)
     settled = journal.recover(store)
@@ -200,7 +200,7 @@ def test_recover_leaves_a_batch_of_a_live_process_alone(tmp_path, store):
     assert journal.recover(store) == []
     assert journal.batches(store)[0].status == "running"
     with pytest.raises(journal.UndoError):
-        journal.undo(store, batch_id)
+        undo(store, batch_id)
 
 
 def test_batches_entries_and_what_cannot_be_undone(tmp_path, store):
@@ -217,12 +217,12 @@ def test_batches_entries_and_what_cannot_be_undone(tmp_path, store):
     assert (entry.path, entry.kept, entry.state, entry.undoable) == (
         str(t / "b"), str(t / "a"), "done", False)
     with pytest.raises(journal.UndoError, match="nothing to undo"):
-        journal.undo(store)
-    back = journal.undo(store, deleted.batch_id)
+        undo(store)
+    back = undo(store, deleted.batch_id)
     assert back.results[0].status == "skipped"
     assert "cannot be undone: deleted permanently" in back.results[0].message
     with pytest.raises(journal.UndoError, match="itself an undo"):
-        journal.undo(store, back.batch_id)
+        undo(store, back.batch_id)
 
 
 def test_undo_skips_a_moved_file_that_changed_since(tmp_path, store):
@@ -231,7 +231,7 @@ def test_undo_skips_a_moved_file_that_changed_since(tmp_path, store):
     result = execute(plan, store)
     moved = Path(result.results[0].target)
     moved.write_bytes(b"edited after the move")
-    back = journal.undo(store)
+    back = undo(store)
     assert [r.status for r in back.results] == ["skipped", "done", "done", "done"]
     assert "changed since" in back.results[0].message
     assert moved.read_bytes() == b"edited after the move"
@@ -247,8 +247,8 @@ def test_undo_restores_across_file_systems_and_reports_disk_full(tmp_path, store
     def copy_data(f_in, f_out):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(fileops, "copy_data", copy_data)
-    back = journal.undo(store)
+    monkeypatch.setattr(actions, "copy_data", copy_data)
+    back = undo(store)
     assert [r.status for r in back.results] == ["failed"] * 4
     assert all("no space left" in r.message for r in back.results)
     assert len(os.listdir(dest)) == 4 and len(os.listdir(t)) == 1
@@ -288,22 +288,22 @@ def test_recover_keeps_an_original_whose_target_name_holds_another_rows_file(
     plan = plan_removal(scan_groups(store, d), action=Action.MOVE, target_dir=str(dest),
                         roots=[str(d / "cam1"), str(d / "cam2"), str(d / "keep")])
     assert [op.target for op in plan.operations] == [str(dest / "DCIM/img.jpg")] * 2
-    real_relocate = fileops.relocate
+    real_relocate = actions.relocate
 
     def relocate(*args, **kwargs):
         if os.path.exists(dest):
             raise Crash()  # before the second file
         return real_relocate(*args, **kwargs)
 
-    hard_crash.setattr(fileops, "relocate", relocate)
+    hard_crash.setattr(actions, "relocate", relocate)
     with pytest.raises(Crash):
         execute(plan, store)
-    hard_crash.setattr(fileops, "relocate", real_relocate)
+    hard_crash.setattr(actions, "relocate", real_relocate)
     settled = journal.recover(store)
     assert [e.state for e in settled] == ["done", "skipped"]
     assert (d / "cam2/DCIM/img.jpg").exists()  # never moved: not deleted by recovery
     assert_nothing_lost(originals, tmp_path)
-    back = journal.undo(store)
+    back = undo(store)
     assert [r.status for r in back.results] == ["done"]
     assert {p: Path(p).read_bytes() for p in originals} == originals
 
@@ -324,7 +324,7 @@ def test_recover_leaves_both_when_a_look_alike_predates_the_batch(tmp_path, stor
     def relocate(*args, **kwargs):
         raise Crash()  # before the first file
 
-    hard_crash.setattr(fileops, "relocate", relocate)
+    hard_crash.setattr(actions, "relocate", relocate)
     with pytest.raises(Crash):
         execute(plan, store)
     # the look-alike was made long before the batch began

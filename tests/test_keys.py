@@ -4,7 +4,7 @@ import sys
 import numpy as np
 import pytest
 
-from simgui.core.keys import (
+from simgui.core.search.keys import (
     EXTENSION_SPAN, SKEW, UNIFORM, KeyScheme, compute_keys, extension_of, extension_offset,
 )
 from simgui.core.tags import DEFAULT_TAGS
@@ -33,7 +33,7 @@ def test_custom_weights_and_bulk_keys_agree():
 
 
 def test_keys_split_across_threads_are_the_same(monkeypatch):
-    import simgui.core.workers as workers
+    import simgui.core.search.workers as workers
 
     tables = np.random.default_rng(2).integers(0, 10**9, (1000, 16))
     whole = SKEW.keys(tables)
@@ -74,7 +74,7 @@ def test_extension_offset_uses_first_three_case_folded_characters():
 
 def test_extension_offset_is_the_same_in_another_process():
     # Python's hash() is salted per process; ours must not be
-    code = "from simgui.core.keys import extension_offset as f; print(f('pdf'), f('txt'))"
+    code = "from simgui.core.search.keys import extension_offset as f; print(f('pdf'), f('txt'))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"PYTHONHASHSEED": "123", **_env()}).stdout.split()
     assert [float(x) for x in out] == [extension_offset("pdf"), extension_offset("txt")]

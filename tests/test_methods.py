@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simgui.cli import main
-from simgui.core import methods
-from simgui.core.analysis import Analysis, MissingFingerprints, SearchSettings, find_groups
-from simgui.core.fingerprints import SLOTS, fingerprints
-from simgui.core.scanner import ScanOptions, scan
-from simgui.core.simfind import SearchSpace, Tolerances
+from simgui.core.search import methods
+from simgui.core.search.analysis import Analysis, MissingFingerprints, SearchSettings, find_groups
+from simgui.core.reading.fingerprints import SLOTS, fingerprints
+from simgui.core.reading.scanner import ScanOptions, scan
+from simgui.core.search.simfind import SearchSpace, Tolerances
 from simgui.core.store import MINHASH_SLOTS, SCHEMA_VERSION, Store
 from tests.reference import tag_free_bytes
 
@@ -314,7 +314,7 @@ def test_check_compares_files_whose_sum_tables_are_equal_but_contents_differ(tmp
     """Bytes holding no tag give all-zero sum tables: one class for the paper's method, but
     the check must still compare their contents (review: pairs --check reported a-b)."""
     rng = np.random.default_rng(12)
-    from simgui.core.sumtable import sum_table
+    from simgui.core.reading.sumtable import sum_table
 
     quiet = tag_free_bytes()
     assert len(quiet) >= 4

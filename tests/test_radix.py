@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import simgui.core.workers as workers
-from simgui.core.radix import sort_bits
+import simgui.core.search.workers as workers
+from simgui.core.search.kernels.radix import sort_bits
 
 TOP = 2 ** 64 - 1
 

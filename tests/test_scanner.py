@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import xxhash
 
-from simgui.core import scanner as scanner_module
+from simgui.core.reading import scanner as scanner_module
 from simgui.core.progress import Cancelled
-from simgui.core.scanner import ScanOptions, scan
+from simgui.core.reading.scanner import ScanOptions, scan
 from simgui.core.store import Store
 from tests.reference import reference_sum_table
 
@@ -103,7 +103,7 @@ def test_a_link_named_as_a_root_is_an_error_that_says_what_to_scan(tmp_path, sto
 
 
 def test_reading_a_link_says_link_or_loop(tmp_path):
-    from simgui.core.scanner import read_file
+    from simgui.core.reading.scanner import read_file
 
     make_tree(tmp_path, {"target.txt": b"data"})
     os.symlink(tmp_path / "target.txt", tmp_path / "link.txt")

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simgui.core.analysis import find_groups
-from simgui.core.keys import SKEW, UNIFORM, KeyScheme, compute_keys
-from simgui.core.simfind import (SearchSpace, Tolerances, _project, classes_of, expand_pairs,
+from simgui.core.search.analysis import find_groups
+from simgui.core.search.keys import SKEW, UNIFORM, KeyScheme, compute_keys
+from simgui.core.search.simfind import (SearchSpace, Tolerances, _project, classes_of, expand_pairs,
                                  find_pairs, pair_distances)
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
@@ -125,7 +125,7 @@ def test_search_space_needs_matching_lengths():
 @settings(max_examples=150, deadline=None)
 @given(collections(), st.sampled_from([0.05, 1.0, 10.0]), st.sampled_from([0.05, 1.0, 10.0]))
 def test_one_file_mode_agrees_with_all_pairs(data, key_tol, sum_tol):
-    from simgui.core.simfind import similar_to
+    from simgui.core.search.simfind import similar_to
 
     sizes, tables, exts = data
     if len(sizes) == 0:
@@ -286,8 +286,8 @@ def test_overrides_match_per_extension_all_pairs():
 
 
 def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
-    import simgui.core.simfind as simfind
-    import simgui.core.workers as workers
+    import simgui.core.search.simfind as simfind
+    import simgui.core.search.workers as workers
 
     sizes, tables = clustered(3000, 7, types=4, spread=0.03, size_sd=0.5)
     copies = np.random.default_rng(7).integers(0, 3000, 400)  # classes of several copies
@@ -308,7 +308,7 @@ def test_work_split_across_threads_gives_the_same_pairs(monkeypatch):
 
 
 def test_expanding_a_pair_of_unknown_files_is_refused():
-    from simgui.core.simfind import expand_pairs
+    from simgui.core.search.simfind import expand_pairs
 
     classes = classes_of(np.array([5, 5, 7]), np.ones((3, 16), np.int64))
     assert expand_pairs(classes, np.array([[0, 2]])).tolist() == [[0, 1], [0, 2], [1, 2]]
@@ -318,8 +318,8 @@ def test_expanding_a_pair_of_unknown_files_is_refused():
 
 
 def test_hash_collisions_never_merge_or_split_classes(monkeypatch):
-    import simgui.core.simfind as simfind
-    import simgui.core.workers as workers
+    import simgui.core.search.simfind as simfind
+    import simgui.core.search.workers as workers
 
     def colliding(lo, hi, sizes, tables, ext, extra, out):
         # a function of the row, as a hash must be, with only three values
@@ -477,7 +477,7 @@ def test_extensions_are_numbered_and_keyed_alike_whatever_their_type():
 def test_key_windows_and_whole_cell_scans_each_equal_all_pairs(monkeypatch, whole_up_to):
     # A neighbour cell is scanned in a key window (from where the previous file's
     # started, in blocks) or whole, by its size: force each way, and a mix.
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
     sizes, tables = clustered(2500, 1)  # crowded cells, windows over many blocks
@@ -497,7 +497,7 @@ def test_key_windows_and_whole_cell_scans_each_equal_all_pairs(monkeypatch, whol
 @settings(max_examples=150, deadline=None)
 @given(collections(), st.sampled_from([0.0, 1.0, 10.0]), st.sampled_from([0.0, 1.0, 10.0]))
 def test_key_windows_alone_equal_all_pairs_reference(data, key_tol, sum_tol):
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     sizes, tables, exts = data
     with pytest.MonkeyPatch.context() as patch:
@@ -513,7 +513,7 @@ def test_a_window_start_serves_every_later_file_of_the_cell(monkeypatch):
     # x2 follows x1 in key order but, being larger, reaches further back into the next
     # size band: a window start advanced for x1 alone would skip x2's partner y.  (Three
     # files make cells scanned whole, so key windows are forced.)
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", 0)
     first_tag = KeyScheme("first tag", (1.0,) + (0.0,) * 15)
@@ -528,7 +528,7 @@ def test_cells_end_in_key_order_however_they_arrive():
     # The cell sort leaves each cell only roughly in key order (by a coarse level of the
     # key); an insertion sort finishes it, and a cell it would take too long for is
     # sorted whole.  Either way: key order, stable, each file's place recorded.
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     rng = np.random.default_rng(12)
     cells, rep_key, order = [0], [], []
@@ -565,7 +565,7 @@ def test_work_counts_bound_each_other(monkeypatch, whole_up_to):
     # every pair found was a candidate (within the key window) that passed the filter,
     # and every file that passed was looked at; the filter tests the key only to its
     # quantum, so some files outside the window pass it too
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     monkeypatch.setattr(simfind, "_SCAN_WHOLE_UP_TO", whole_up_to)
     sizes, tables = clustered(2500, 1)
@@ -636,7 +636,7 @@ def test_distances_of_copies_in_other_extensions_leave_out_the_offsets():
 
 
 def test_an_override_names_an_extension_however_it_is_written():
-    from simgui.core.simfind import parse_override
+    from simgui.core.search.simfind import parse_override
 
     for written in ("ps", ".ps", "*.ps", " PS ", ". ps"):
         assert parse_override(f"{written}=3.2,0.23") == ("ps", Tolerances(3.2, 0.23))
@@ -647,7 +647,7 @@ def test_an_override_names_an_extension_however_it_is_written():
                           st.integers(0, 2**40)), min_size=16, max_size=16),
        st.sampled_from([np.int32, np.int64]))
 def test_projections_equal_the_hadamard_rows(table, dtype):
-    import simgui.core.simfind as simfind
+    import simgui.core.search.simfind as simfind
 
     table = np.array(table, np.int64)
     if dtype == np.int32:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from simgui.core.sumtable import SumTableBuilder, sum_table, sum_table_of_file
+from simgui.core.reading.sumtable import SumTableBuilder, sum_table, sum_table_of_file
 from simgui.core.tags import DEFAULT_TAGS
 from tests.reference import reference_sum_table, reference_sum_table_by_matches
 

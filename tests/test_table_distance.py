@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simgui.core.table_distance import l1_rows
+from simgui.core.search.kernels.table_distance import l1_rows
 
 INT32 = (-(2**31), 2**31 - 1)
 #: int64 counts whose differences (and their sum over 16 counts) still fit in 64 bits

@@ -4,11 +4,11 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from simgui.core.analysis import find_groups
-from simgui.core.keys import SKEW
-from simgui.core.simfind import SearchSpace, Tolerances, find_pairs
+from simgui.core.search.analysis import find_groups
+from simgui.core.search.keys import SKEW
+from simgui.core.search.simfind import SearchSpace, Tolerances, find_pairs
 from simgui.core.store import StoredFiles
-from simgui.core.tolerance_stats import TOLERANCE_STEPS, ToleranceStats, step_at_or_above
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats, step_at_or_above
 
 
 def collection(seed, n):
@@ -65,7 +65,7 @@ def test_curve_is_monotone_and_ratio_bounded():
 
 
 def test_slider_steps_are_round_numbers_covering_the_range():
-    from simgui.core.tolerance_stats import TOLERANCE_STEPS
+    from simgui.core.search.tolerance_stats import TOLERANCE_STEPS
     assert TOLERANCE_STEPS[0] == 0.01 and TOLERANCE_STEPS[-1] == 10.0
     assert {0.1, 1.0, 3.2, 0.05}.issubset(set(TOLERANCE_STEPS.tolist()))
     ratios = TOLERANCE_STEPS[1:] / TOLERANCE_STEPS[:-1]
@@ -77,7 +77,7 @@ def test_slider_steps_are_round_numbers_covering_the_range():
 @example(20_000, 20, 1, True)  # 0.03 %: 200 * 6 / 40,000 is 0.03, the search's limit 5.999...
 def test_pairs_on_a_tolerance_boundary_agree_with_the_search(size, step, nudge, on_sum):
     """Distances placed exactly at a slider step's limit, where rounding decides."""
-    from simgui.core.tolerance_stats import TOLERANCE_STEPS
+    from simgui.core.search.tolerance_stats import TOLERANCE_STEPS
     t = float(TOLERANCE_STEPS[step])
     base = np.full(16, size // 64, np.int64)
     other = base.copy()
@@ -93,7 +93,7 @@ def test_pairs_on_a_tolerance_boundary_agree_with_the_search(size, step, nudge, 
         # move the key by an amount on the key limit: the Uniform key is the table's sum
         limit = int(max(1.0, size * (t / 100.0)))
         tables[1, 1] += max(0, limit + nudge)
-    from simgui.core.keys import UNIFORM
+    from simgui.core.search.keys import UNIFORM
     space = SearchSpace.build(sizes, tables, scheme=UNIFORM)
     stats = ToleranceStats.build(space, max_key=10.0)
     expected = len(find_pairs(sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum,
@@ -115,7 +115,7 @@ def test_the_step_lookup_is_a_binary_search(value):
 
 
 def test_adjacency_split_between_threads_gives_the_same_groups_and_counts(monkeypatch):
-    import simgui.core.workers as workers
+    import simgui.core.search.workers as workers
 
     sizes, tables = collection(5, 400)
     space = SearchSpace.build(sizes, tables)

@@ -52,13 +52,13 @@ import numpy as np
 import common
 import bench_accuracy
 import corpus as corpus_mod
-from simgui.core.keys import SKEW
-from simgui.core import methods as fp_methods
-from simgui.core.fingerprints import fingerprints
-from simgui.core.simfind import (
+from simgui.core.search.keys import SKEW
+from simgui.core.search import methods as fp_methods
+from simgui.core.reading.fingerprints import fingerprints
+from simgui.core.search.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_SUM_TOLERANCE, SearchSpace, expand_pairs, find_pairs,
 )
-from simgui.core.sumtable import sum_table_of_file, warm_up
+from simgui.core.reading.sumtable import sum_table_of_file, warm_up
 
 NAME = "accuracy"
 SIMILAR_ENOUGH = 0.90  # release pairs: share of bytes in unchanged lines to count as positive

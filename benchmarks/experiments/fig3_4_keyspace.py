@@ -22,10 +22,10 @@ from collections import Counter
 import numpy as np
 
 import common  # noqa: F401  (sets sys.path)
-from simgui.core.keys import EXTENSION_SPAN, SKEW, UNIFORM, compute_keys, extension_offset
-from simgui.core.scanner import ScanOptions, scan
+from simgui.core.search.keys import EXTENSION_SPAN, SKEW, UNIFORM, compute_keys, extension_offset
+from simgui.core.reading.scanner import ScanOptions, scan
 from simgui.core.store import Store
-from simgui.core.sumtable import warm_up
+from simgui.core.reading.sumtable import warm_up
 
 NAME = "keyspace"
 

@@ -31,10 +31,10 @@ from collections import Counter
 import numpy as np
 
 import common
-from simgui.core.keys import SKEW, extension_of
-from simgui.core.simfind import SearchSpace, find_pairs
-from simgui.core.sumtable import sum_table, warm_up
-from simgui.core.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
+from simgui.core.search.keys import SKEW, extension_of
+from simgui.core.search.simfind import SearchSpace, find_pairs
+from simgui.core.reading.sumtable import sum_table, warm_up
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
 
 NAME = "tolerance_curves"
 CUT = 4096

@@ -33,9 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 import common
-from simgui.core.simfind import DEFAULT_KEY_TOLERANCE, DEFAULT_SUM_TOLERANCE, Tolerances, find_pairs
-from simgui.core.sumtable import sum_table_of_file, warm_up
-from simgui.core.tolerance_stats import TOLERANCE_STEPS
+from simgui.core.search.simfind import DEFAULT_KEY_TOLERANCE, DEFAULT_SUM_TOLERANCE, Tolerances, find_pairs
+from simgui.core.reading.sumtable import sum_table_of_file, warm_up
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS
 
 NAME = "formats"
 FORMATS = ("txt", "pdf", "ps")
@@ -75,7 +75,7 @@ def pair_min_tolerance(sizes, tables, pairs_wanted=None, steps=TOLERANCE_STEPS,
     """For every pair i < j (or the pairs given): the smallest T of ``steps`` at which it is a
     hit with key tolerance = sum-table tolerance = T (or with the key tolerance fixed at
     ``key_tolerance``), inf if none, by the search's own tests."""
-    from simgui.core.keys import SKEW
+    from simgui.core.search.keys import SKEW
     n = len(sizes)
     keys = SKEW.keys(tables)
     if pairs_wanted is None:
@@ -100,8 +100,8 @@ def pair_min_tolerance(sizes, tables, pairs_wanted=None, steps=TOLERANCE_STEPS,
 
 def check_against_engine(sizes, tables, min_t, steps) -> None:
     """The per-pair tolerances above must count what simgui's ToleranceStats counts."""
-    from simgui.core.simfind import SearchSpace
-    from simgui.core.tolerance_stats import ToleranceStats
+    from simgui.core.search.simfind import SearchSpace
+    from simgui.core.search.tolerance_stats import ToleranceStats
     stats = ToleranceStats.build(SearchSpace.build(sizes, tables), max_key=float(steps[-1]),
                                  max_sum=float(steps[-1]))
     engine = stats.curve(steps)["sum_hits"]

@@ -32,11 +32,11 @@ import numpy as np
 from numba import njit
 
 import common
-from simgui.core.keys import SKEW
-from simgui.core.simfind import (DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE,
+from simgui.core.search.keys import SKEW
+from simgui.core.search.simfind import (DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE,
                                  DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE, SearchSpace,
                                  Tolerances, find_pairs)
-from simgui.core.sumtable import sum_table, warm_up
+from simgui.core.reading.sumtable import sum_table, warm_up
 
 NAME = "simfind_time"
 SIZES = (500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 125_000, 180_000, 250_000, 500_000,

@@ -44,9 +44,9 @@ import tempfile
 import numpy as np
 
 import common
-from simgui.core.scanner import ScanOptions, scan
+from simgui.core.reading.scanner import ScanOptions, scan
 from simgui.core.store import Store
-from simgui.core.sumtable import warm_up
+from simgui.core.reading.sumtable import warm_up
 
 NAME = "speed"
 TREE_SOURCES = ("/usr/share/doc", "/usr/share/zoneinfo", "/usr/share/i18n", "/usr/share/perl")

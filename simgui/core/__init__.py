@@ -1,6 +1,12 @@
-"""simgui's engine: sum tables, keys, scanning and the store.  No Qt here, ever."""
+"""simgui's engine, no Qt here, ever: folders by pipeline stage.
 
-from simgui.core.keys import (
+``reading`` (sum tables, fingerprints, the scan) -> ``store`` (SQLite) -> ``search``
+(keys, SimFind, the other methods, groups) -> ``cleanup`` (plans, actions, journal,
+undo); shared pieces beside them (tags, progress, units, folders, settings).
+See ARCHITECTURE.md.  The names below are the library's public API.
+"""
+
+from simgui.core.search.keys import (
     SCHEMES,
     SKEW,
     UNIFORM,
@@ -9,12 +15,12 @@ from simgui.core.keys import (
     extension_of,
     extension_offset,
 )
-from simgui.core.fingerprints import FingerprintBuilder, fingerprints
-from simgui.core.hamming_index import HammingIndex, hamming_pairs
+from simgui.core.reading.fingerprints import FingerprintBuilder, fingerprints
+from simgui.core.search.hamming_index import HammingIndex, hamming_pairs
 from simgui.core.progress import Cancelled, Progress
-from simgui.core.scanner import ScanOptions, ScanReport, read_file, scan
+from simgui.core.reading.scanner import ScanOptions, ScanReport, read_file, scan
 from simgui.core.store import Store, StoreError, default_db_path
-from simgui.core.sumtable import SumTableBuilder, sum_table, sum_table_of_file
+from simgui.core.reading.sumtable import SumTableBuilder, sum_table, sum_table_of_file
 from simgui.core.tags import DEFAULT_TAGS
 
 __all__ = [

@@ -16,8 +16,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simgui.core.methods import DEFAULT_THRESHOLD
-from simgui.core.simfind import (
+from simgui.core.search.methods import DEFAULT_THRESHOLD
+from simgui.core.search.simfind import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
 )
 

@@ -17,8 +17,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from pyqtgraph.graphicsItems.ScatterPlotItem import SpotItem
 
-from simgui.core import methods
-from simgui.core.keys import SCHEMES, SKEW, UNIFORM, compute_keys
+from simgui.core.search import methods
+from simgui.core.search.keys import SCHEMES, SKEW, UNIFORM, compute_keys
 
 #: Colour-blind-friendly: Okabe & Ito without yellow and black (too faint or
 #: too close to the axes on one theme or the other), then Tol's "muted" hues.

@@ -2,7 +2,7 @@
 
 The panel never reads files itself: comparing contents can take seconds, so
 it asks for a comparison with ``compare_requested`` and the main window runs
-:func:`simgui.core.differences.compare_files` in a worker and hands the result
+:func:`simgui.core.search.differences.compare_files` in a worker and hands the result
 (or an error message) to :meth:`DetailsPanel.show_differences`.
 """
 
@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QTextEdit, QToolTip, QVBoxLayout, QWidget,
 )
 
-from simgui.core.differences import Differences
-from simgui.core.simfind import similarity_percent
+from simgui.core.search.differences import Differences
+from simgui.core.search.simfind import similarity_percent
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 from simgui.core.units import format_bytes
 
@@ -53,7 +53,7 @@ class FileDetails:
     @classmethod
     def from_member(cls, member, table: np.ndarray, key: float, extension: str,
                     reference: bool = False) -> FileDetails:
-        """From a :class:`simgui.core.groups.Member` and its stored table and key."""
+        """From a :class:`simgui.core.search.groups.Member` and its stored table and key."""
         return cls(member.path, member.size, member.mtime_ns, np.asarray(table), float(key),
                    extension, member.identical, member.similarity, member.key_distance,
                    member.sum_distance, "reference" if reference else "member")

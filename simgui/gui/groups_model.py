@@ -15,7 +15,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
-from simgui.core.groups import GroupTable
+from simgui.core.search.groups import GroupTable
 from simgui.core.units import format_bytes
 
 COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Key distance",

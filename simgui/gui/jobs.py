@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simgui.core import journal
-from simgui.core.analysis import Analysis, MissingFingerprints, SearchSettings, in_folders
-from simgui.core.fileops import BatchResult, Plan, execute
+from simgui.core.cleanup import journal
+from simgui.core.search.analysis import Analysis, MissingFingerprints, SearchSettings, in_folders
+from simgui.core.cleanup import BatchResult, Plan, execute, undo
 from simgui.core.progress import Progress, report
-from simgui.core.scanner import ScanOptions, ScanReport, scan
+from simgui.core.reading.scanner import ScanOptions, ScanReport, scan
 from simgui.core.store import Store, StoredFiles
 
 
@@ -88,7 +88,7 @@ def act(store_path: str, plan: Plan, folders: Sequence[str], options: ScanOption
 def undo_last(store_path: str, folders: Sequence[str], options: ScanOptions,
               search: SearchSettings, *, progress=None) -> Results:
     with Store(store_path) as store:
-        restored = journal.undo(store, None, progress)
+        restored = undo(store, None, progress)
         rep = scan(store, folders, options, None)
         return Results(**_analyse(store, folders, search, None), scan=rep, undone=restored)
 
@@ -98,7 +98,7 @@ def compare(path_a: str, path_b: str, *, progress=None):
     block the reader for ever)."""
     import stat
 
-    from simgui.core.differences import compare_files
+    from simgui.core.search.differences import compare_files
 
     for path in (path_a, path_b):
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -108,8 +108,8 @@ def compare(path_a: str, path_b: str, *, progress=None):
 
 def warm_up(*, progress=None) -> None:
     """Load (or compile, the first time on a machine) the numba kernels."""
-    from simgui.core import sumtable
-    from simgui.core.simfind import Tolerances
+    from simgui.core.reading import sumtable
+    from simgui.core.search.simfind import Tolerances
 
     sumtable.warm_up()
     n = 4

@@ -18,17 +18,17 @@ from PySide6.QtWidgets import (
 )
 
 from simgui import __version__
-from simgui.core import methods
-from simgui.core.analysis import DEFAULT_CHECK_RESEMBLANCE, Analysis, SearchSettings
-from simgui.core.fileops import Action, Plan, plan_marked
-from simgui.core.groups import GroupTable
-from simgui.core.keys import SCHEMES, KeyScheme
+from simgui.core.search import methods
+from simgui.core.search.analysis import DEFAULT_CHECK_RESEMBLANCE, Analysis, SearchSettings
+from simgui.core.cleanup import Action, Plan, plan_marked
+from simgui.core.search.groups import GroupTable
+from simgui.core.search.keys import SCHEMES, KeyScheme
 from simgui.core.progress import Progress
-from simgui.core.scanner import ScanOptions
+from simgui.core.reading.scanner import ScanOptions
 from simgui.core.settings import Settings, load_settings, save_settings
-from simgui.core.simfind import Tolerances, parse_overrides
+from simgui.core.search.simfind import Tolerances, parse_overrides
 from simgui.core.store import default_db_path
-from simgui.core.tolerance_stats import TOLERANCE_STEPS
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS
 from simgui.core.units import format_bytes, format_duration, format_rate
 from simgui.gui import jobs
 from simgui.gui.charts import DistanceChart, KeySpaceChart, ToleranceChart
@@ -837,7 +837,7 @@ class MainWindow(QMainWindow):
                                                        "CSV (*.csv);;JSON (*.json)")
             if not path:
                 return
-        from simgui.core.export import write_groups
+        from simgui.core.search.export import write_groups
 
         fmt = "json" if path.lower().endswith(".json") else "csv"
         shown = [self.table.group(g) for g in self.model.shown_groups()]

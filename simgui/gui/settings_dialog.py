@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.settings import Settings
-from simgui.core.simfind import format_overrides, parse_overrides
+from simgui.core.search.simfind import format_overrides, parse_overrides
 from simgui.core.store import default_db_path
 
 _RULES = {"oldest": "Oldest file", "newest": "Newest file", "largest": "Largest file",

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from simgui.core import methods
-from simgui.core.simfind import Tolerances
-from simgui.core.tolerance_stats import TOLERANCE_STEPS, HitCounts
+from simgui.core.search import methods
+from simgui.core.search.simfind import Tolerances
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, HitCounts
 
 SCHEME_NAMES = {"skew": "Skew (the paper's key)", "uniform": "Uniform", "custom": "Custom…"}
 METHOD_NAMES = {"paper": "Sum tables (the paper's method)",

@@ -146,7 +146,7 @@ _MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
-#: simgui.core.fingerprints.SLOTS, spelled out so that opening a store loads no numba
+#: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
 
@@ -195,7 +195,7 @@ class StoredFiles:
     tables: np.ndarray       # int64 (n, 16)
     hashes: list[bytes]
     extensions: list[str]
-    # fingerprints (simgui.core.fingerprints); rows without are zero and not fingerprinted
+    # fingerprints (simgui.core.reading.fingerprints); rows without are zero and not fingerprinted
     simhashes: np.ndarray | None = None  # uint64 (n,)
     signatures: np.ndarray | None = None  # uint32 (n, 128)
     fingerprinted: np.ndarray | None = None  # bool (n,)

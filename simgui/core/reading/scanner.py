@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 
 import xxhash
 
-from simgui.core.fingerprints import FingerprintBuilder
-from simgui.core.keys import extension_of
+from simgui.core.reading.fingerprints import FingerprintBuilder
+from simgui.core.reading.names import extension_of
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
-from simgui.core.sumtable import SumTableBuilder
+from simgui.core.reading.sumtable import SumTableBuilder
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 
 _READ_SIZE = 1 << 20

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simgui.core.reading.names import extension_of  # noqa: F401  (re-exported)
+from simgui.core.search.workers import in_chunks
 from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, validate_tags
-from simgui.core.workers import in_chunks
 
 #: Extension offsets fall in [0, EXTENSION_SPAN): far above the key of any file
 #: under a terabyte, so each extension gets its own horizontal stripe (the
@@ -81,13 +82,6 @@ UNIFORM = KeyScheme("uniform", (1.0,) * TAG_COUNT)
 SKEW = KeyScheme.from_tag_weights("skew", {0x00: 6.00, 0x74: 4.03, 0x65: 3.29, 0xA4: 2.68})
 
 SCHEMES: dict[str, KeyScheme] = {UNIFORM.name: UNIFORM, SKEW.name: SKEW}
-
-
-def extension_of(path: str) -> str:
-    """The case-folded extension without the dot ('' when there is none)."""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    stem, dot, ext = name.rpartition(".")
-    return ext.casefold() if dot and stem else ""
 
 
 def extension_unit(extension: str) -> float:

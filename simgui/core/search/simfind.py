@@ -49,17 +49,17 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simgui.core.borrowed import data_pointer
-from simgui.core.byte_window import near8
-from simgui.core.cache_lines import empty_rows, prefetch_read, prefetch_write
-from simgui.core.fingerprints import _mix as _splitmix
-from simgui.core.keys import SKEW, KeyScheme, extension_offset
-from simgui.core.radix import sort_bits
-from simgui.core.table_distance import l1_rows
+from simgui.core.search.kernels.borrowed import data_pointer
+from simgui.core.search.kernels.byte_window import near8
+from simgui.core.search.kernels.cache_lines import empty_rows, prefetch_read, prefetch_write
+from simgui.core.reading.fingerprints import _mix as _splitmix
+from simgui.core.search.keys import SKEW, KeyScheme, extension_offset
+from simgui.core.search.kernels.radix import sort_bits
+from simgui.core.search.kernels.table_distance import l1_rows
 from simgui.core.units import parse_percent
-from simgui.core import workers as _threads
-from simgui.core.workers import in_chunks as _in_chunks
-from simgui.core.workers import map_threads as _map
+from simgui.core.search import workers as _threads
+from simgui.core.search.workers import in_chunks as _in_chunks
+from simgui.core.search.workers import map_threads as _map
 
 DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see README, Accuracy
 DEFAULT_SUM_TOLERANCE = 1.0
@@ -177,7 +177,7 @@ def _split_words(lo, hi, words, low_bits, high_from, low, high):
 
 
 #: Loops that write (or read) rows at random places of arrays larger than the cache
-#: ask for the row this many steps ahead (see simgui.core.cache_lines; 8 to 16 were
+#: ask for the row this many steps ahead (see simgui.core.search.kernels.cache_lines; 8 to 16 were
 #: best when scattering tables).
 _AHEAD = 16
 
@@ -220,7 +220,7 @@ def _row_hashes(lo, hi, sizes, tables, ext, extra, out):
 @njit(nogil=True, cache=True, inline="always")
 def _rows_equal(a, b, sizes, tables, with_ext, ext, n_extra, extra):
     """Rows a and b are equal: size, table, extension (if ``with_ext``) and the
-    ``n_extra`` extra columns; every array as a data pointer (simgui.core.borrowed)."""
+    ``n_extra`` extra columns; every array as a data pointer (simgui.core.search.kernels.borrowed)."""
     if sizes[a] != sizes[b]:
         return False
     for j in range(16):
@@ -481,7 +481,7 @@ _PROJECTIONS = np.array([[1 - 2 * (bin(j & t).count("1") & 1) for t in range(16)
 @njit(nogil=True, cache=True, inline="always")
 def _project(counts, at, out):
     """The projections of the sum table at ``counts[at : at + 16]`` into ``out`` (arrays
-    or pointers: see simgui.core.borrowed): its total and its even minus its odd tags'
+    or pointers: see simgui.core.search.kernels.borrowed): its total and its even minus its odd tags'
     counts (the grid point: the grid's cells are cut on these two), then the rows of
     _PROJECTIONS.
 
@@ -781,7 +781,7 @@ def _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t
     only if ``counting`` is not None.  The last four arguments are room for each
     file's bounds per band slot and its projections (allocated once per sweep: a
     cell's call is too short to pay for ten allocations)."""
-    # the scans take the arrays they read and fill as pointers (see simgui.core.borrowed)
+    # the scans take the arrays they read and fill as pointers (see simgui.core.search.kernels.borrowed)
     key_p = data_pointer(key)
     sig_p = data_pointer(sig)
     ys_p = data_pointer(ys)

@@ -23,8 +23,8 @@ import itertools
 import numpy as np
 from numba import njit
 
-from simgui.core.simfind import _lower_bound
-from simgui.core.sumtable import _popcount
+from simgui.core.search.simfind import _lower_bound
+from simgui.core.reading.sumtable import _popcount
 
 __all__ = ["HammingIndex", "hamming_pairs"]
 

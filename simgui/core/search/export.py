@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import TextIO
 
-from simgui.core.groups import Group, Member
+from simgui.core.search.groups import Group, Member
 
 FIELDS = ["group", "role", "path", "size", "identical", "key_distance", "sum_distance",
           "similarity", "copy_of"]

@@ -33,7 +33,7 @@ def near8(typingctx, words, start, query, limit):
     """Bit j (of a uint64) set when ``words[start + j]`` passes, for j = 0 .. 7.
 
     ``words`` is a C-contiguous uint64 array, or a pointer to one's data
-    (simgui.core.borrowed); ``words[start : start + 8]`` must lie inside it (the
+    (simgui.core.search.kernels.borrowed); ``words[start : start + 8]`` must lie inside it (the
     caller masks off the bits of words it did not mean to test)."""
     pointer = isinstance(words, types.CPointer) and words.dtype == types.uint64
     if not (pointer or (isinstance(words, types.Array) and words.dtype == types.uint64

@@ -4,7 +4,7 @@ A batch and one row per file are committed ('planned') before the first
 file is touched; results are written in groups of rows (one transaction each,
 not one per file).  A crash therefore leaves rows still 'planned', and
 :func:`recover` looks at the file system to tell what really happened to
-each.  :func:`undo` moves files back from a move target or the trash.
+each.  (:mod:`simgui.core.cleanup.undoing` moves files back from a move target or the trash.)
 """
 
 from __future__ import annotations
@@ -20,11 +20,15 @@ from dataclasses import dataclass
 
 import xxhash
 
+from simgui.core.cleanup import actions, trash
+from simgui.core.cleanup.actions import Identity, Outcome
 from simgui.core.store import Store, StoreError
 
 _FLUSH_EVERY_ROWS = 500
 _FLUSH_EVERY_SECONDS = 0.5
 UNDOABLE_ACTIONS = ("move", "trash")
+# batches being executed by this process: recover() must leave them alone
+LIVE_BATCHES: set[int] = set()
 
 
 class UndoError(Exception):
@@ -255,13 +259,11 @@ def recover(store: Store) -> list[Entry]:
     and finishes a move caught between its two names of one file, or whose copy
     is provably this batch's.  When in doubt it leaves both files.
     """
-    from simgui.core import fileops
-
     running = store.connection.execute(
         "SELECT id, pid, host FROM batches WHERE status = 'running'").fetchall()
     settled: list[Entry] = []
     for batch_id, pid, host in running:
-        if batch_id in fileops.LIVE_BATCHES or _alive(pid, host):
+        if batch_id in LIVE_BATCHES or _alive(pid, host):
             continue
         settled += settle(store, batch_id)
     return settled
@@ -270,8 +272,6 @@ def recover(store: Store) -> list[Entry]:
 def settle(store: Store, batch_id: int) -> list[Entry]:
     """Settle the 'planned' rows of one batch that is not running any more (a crash,
     or Ctrl-C in this process) and mark it interrupted; returns those rows."""
-    from simgui.core import fileops
-
     db = store.connection
     undo_of, created_at = db.execute(
         "SELECT undo_of, created_at FROM batches WHERE id = ?", (batch_id,)).fetchone()
@@ -282,7 +282,7 @@ def settle(store: Store, batch_id: int) -> list[Entry]:
     context = _BatchContext.of(db, batch_id, created_at)
     recorder = Recorder(store, batch_id)
     for row in rows:
-        outcome = _settle(fileops, row, context)
+        outcome = _settle(row, context)
         if outcome.state == "done" and outcome.target:
             context.claimed.setdefault(outcome.target, row[0])
         if undo_of is not None and outcome.state == "done":
@@ -334,9 +334,8 @@ class _BatchContext:
 _UNTOUCHED = "not done: the batch stopped before this file"
 
 
-def _settle(fileops, row, context: _BatchContext):
+def _settle(row, context: _BatchContext):
     """What really happened to one planned row, judged from the file system."""
-    Outcome, Identity = fileops.Outcome, fileops.Identity
     (seq, action, path, size, mtime_ns, device, inode, content_hash, kept, kept_device,
      kept_inode, target, temp, entry_id) = row
     path, kept, target, temp = _s(path), _s(kept), _s(target), _s(temp)
@@ -346,29 +345,29 @@ def _settle(fileops, row, context: _BatchContext):
     if action in ("hardlink", "symlink"):
         kept_ident = Identity(0, 0, kept_device, kept_inode)
         symbolic = action == "symlink"
-        if fileops.is_link_to(path, kept, kept_ident, symbolic):
+        if actions.is_link_to(path, kept, kept_ident, symbolic):
             return Outcome("done", f"{action} to {kept} (found by recovery)")
-        if temp and fileops.is_link_to(temp, kept, kept_ident, symbolic):
+        if temp and actions.is_link_to(temp, kept, kept_ident, symbolic):
             # only an extra name of the kept file (never its last one)
             if intact and (symbolic or os.lstat(temp).st_nlink >= 2):
                 os.unlink(temp)
-        return _untouched(st, intact, _UNTOUCHED, Outcome)
+        return _untouched(st, intact, _UNTOUCHED)
     if action in ("trash", "delete"):
         if st is not None:
-            return _untouched(st, intact, _UNTOUCHED, Outcome)
+            return _untouched(st, intact, _UNTOUCHED)
         if action == "delete":
             return Outcome("done", "gone: deleted before the interruption")
-        found = fileops.find_in_trash(path, ident)
+        found = trash.find_in_trash(path, ident)
         if found is None:
             return Outcome("unknown", "gone from its place, and not found in the trash")
         at, info = found
         return Outcome("done", f"sent to the trash: {at} (found by recovery)", at,
-                       fileops._undo("trash", at, os.lstat(at), info=info))
-    return _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, target,
+                       actions.undo_record("trash", at, os.lstat(at), info=info))
+    return _settle_move(seq, action, path, st, ident, intact, content_hash, target,
                         temp, context)
 
 
-def _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, target, temp,
+def _settle_move(seq, action, path, st, ident, intact, content_hash, target, temp,
                  context: _BatchContext):
     """A move (or restore): the file may be at the target or at a free variant of it.
 
@@ -377,8 +376,7 @@ def _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, ta
     since the batch began, of no file the batch names, claimed by no other row, with
     the same bytes.  Two identical files (cp -p) look alike in everything else.
     """
-    Outcome = fileops.Outcome
-    names = fileops.candidates(target) if action == "move" else [target]
+    names = actions.candidates(target) if action == "move" else [target]
     doubt = None
     for name in names:
         there = _lstat(name)
@@ -400,7 +398,7 @@ def _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, ta
             continue
         if not mine:
             continue
-        undo = fileops._undo(action, name, there) if action == "move" else None
+        undo = actions.undo_record(action, name, there) if action == "move" else None
         _drop_temp_beside(temp, there)
         if st is None:
             return Outcome("done", f"moved to {name} (found by recovery)", name, undo)
@@ -416,7 +414,7 @@ def _settle_move(fileops, seq, action, path, st, ident, intact, content_hash, ta
                                   "cannot be proven to be this batch's copy: recovery removed "
                                   "nothing, both are left as they are")
     if st is not None:
-        return _untouched(st, intact, _UNTOUCHED, Outcome)
+        return _untouched(st, intact, _UNTOUCHED)
     return Outcome("unknown", f"gone from its place, and not found at {target}")
 
 
@@ -427,7 +425,7 @@ def _drop_temp_beside(temp: str | None, placed) -> None:
         os.unlink(temp)
 
 
-def _untouched(st, intact: bool, untouched: str, Outcome):
+def _untouched(st, intact: bool, untouched: str) -> Outcome:
     if intact:
         return Outcome("skipped", untouched)
     return Outcome("skipped", "not done: the file changed since the scan")
@@ -454,88 +452,8 @@ def _hash(path: str) -> bytes | None:
 
 
 def _same_bytes(a: str, b: str) -> bool:
-    from simgui.core.fileops import same_content
-
     try:
         with open(a, "rb") as fa, open(b, "rb") as fb:
-            return same_content(fa, fb)
+            return actions.same_content(fa, fb)
     except OSError:
         return False
-
-
-# -- undo ------------------------------------------------------------------------------
-
-
-def undo(store: Store, batch_id: int | None = None, progress=None):
-    """Put back what a batch moved or trashed (the last undoable batch by default).
-
-    Each file goes back only if its original place is free and the file
-    still matches what was moved; permanent deletes and links are reported
-    as not undoable.  Returns the undo batch's :class:`fileops.BatchResult`.
-    """
-    from simgui.core import fileops
-
-    db = store.connection
-    if batch_id is None:
-        last = last_undoable(store)
-        if last is None:
-            raise UndoError("nothing to undo")
-        batch_id = last.id
-    row = db.execute("SELECT action, status FROM batches WHERE id = ?", (batch_id,)).fetchone()
-    if row is None:
-        raise UndoError(f"no batch {batch_id}")
-    if row[0] == "undo":
-        raise UndoError(f"batch {batch_id} is itself an undo")
-    if row[1] == "running":
-        raise UndoError(f"batch {batch_id} is still running or was interrupted; "
-                        "recover it first")
-    todo = db.execute(
-        "SELECT id, seq, action, path, target, undo, content_hash FROM journal "
-        "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
-        (batch_id,)).fetchall()
-    if not todo:
-        raise UndoError(f"batch {batch_id} has nothing left to undo")
-
-    def rows(undo_id: int) -> list[PlannedRow]:
-        out = []
-        for seq, (entry_id, _, action, path, target, info, content_hash) in enumerate(todo):
-            u = json.loads(info) if info else None
-            at = u["at"] if u else _s(target) or _s(path)
-            ident = (u["size"], u["mtime_ns"], u["device"], u["inode"]) if u else (0, 0, 0, 0)
-            out.append(PlannedRow(
-                seq=seq, action="restore", path=at, identity=ident,
-                content_hash=content_hash, target=_s(path),
-                temp=os.path.join(os.path.dirname(_s(path)), f".simgui-{undo_id}-{seq}.tmp")))
-        return out
-
-    undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id)
-    steps = []
-    for seq, (entry_id, _, action, path, target, info, _) in enumerate(todo):
-        u = json.loads(info) if info else None
-        original = _s(path)
-        steps.append((seq, original, u["size"] if u else 0, _restore_step(fileops, entry_id, action, original, u,
-                                                      undo_id, seq)))
-    return fileops.run_batch(store, undo_id, "undo", steps, progress)
-
-
-def _restore_step(fileops, entry_id: int, action: str, original: str, u: dict | None,
-                  undo_id: int, seq: int):
-    def do():
-        if u is None:
-            why = {"delete": "deleted permanently", "hardlink": "replaced by a hard link",
-                   "symlink": "replaced by a symbolic link"}.get(
-                action, "the trash did not say where it went")
-            raise fileops.Skip(f"cannot be undone: {why}")
-        ident = fileops.Identity(u["size"], u["mtime_ns"], u["device"], u["inode"])
-        fileops.verify(u["at"], ident)
-        if os.path.lexists(original):
-            raise fileops.Skip(f"{original} is taken by another file")
-        temp = os.path.join(os.path.dirname(original), f".simgui-{undo_id}-{seq}.tmp")
-        fileops.relocate(u["at"], ident, original, temp, free_name=False)
-        if u["kind"] == "trash" and u.get("info"):
-            try:
-                os.unlink(u["info"])
-            except FileNotFoundError:
-                pass
-        return fileops.Outcome("done", f"restored from {u['at']}", original, None, entry_id)
-    return do

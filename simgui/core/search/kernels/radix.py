@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgui.core import workers as _threads
+from simgui.core.search import workers as _threads
 
 #: At most this many bits are sorted per pass (2048 buckets: the counters and the
 #: write positions stay in the first-level caches).

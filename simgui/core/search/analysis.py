@@ -18,16 +18,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simgui.core import methods
-from simgui.core.fileops import folder_test
-from simgui.core.groups import Group, GroupTable
-from simgui.core.keys import SKEW, KeyScheme
-from simgui.core.simfind import (
+from simgui.core.search import methods
+from simgui.core.folders import folder_test
+from simgui.core.search.groups import Group, GroupTable
+from simgui.core.search.keys import SKEW, KeyScheme
+from simgui.core.search.simfind import (
     DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
     identity_and_similarity,
 )
 from simgui.core.store import StoredFiles
-from simgui.core.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS, HitCounts, ToleranceStats
+from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS, HitCounts, ToleranceStats
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class SearchSettings:
     references: tuple[str, ...] = ()  # folders whose files are kept first and never acted on
     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE
     reference_rule: str = "oldest"  # after reference folders: one of REFERENCE_RULES
-    # "paper" (keys and sum tables), or a fingerprint method of simgui.core.methods,
+    # "paper" (keys and sum tables), or a fingerprint method of simgui.core.search.methods,
     # whose difference in percent takes the sum-table tolerance's place
     method: str = "paper"
     # the paper's method only: a third stage after the sum table (its authors' future
@@ -313,7 +313,7 @@ def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority:
 def in_folders(paths: Sequence[str], folders: Sequence[str], *,
                resolve_links: bool = False) -> np.ndarray:
     """For each path: is it one of ``folders`` or inside one (links resolved with
-    ``resolve_links``)?  See :func:`fileops.folder_test`."""
+    ``resolve_links``)?  See :func:`simgui.core.folders.folder_test`."""
     if not folders:
         return np.zeros(len(paths), bool)
     return np.fromiter(map(folder_test(folders, resolve_links=resolve_links), paths), bool,

@@ -2,11 +2,11 @@
 
 Every method reports a pair's *difference* in percent, so one slider and one
 "at most this different" rule serve them all (the paper's method has its own
-key and sum-table tolerances, see :mod:`simgui.core.simfind`):
+key and sum-table tolerances, see :mod:`simgui.core.search.simfind`):
 
 - ``simhash``: differing bits of the 64-bit fingerprints, as a share of 64
   (3 bits = 4.69 %).  Pairs come from the permuted-table index
-  (:func:`simgui.core.hamming_index.hamming_pairs`), exact up to
+  (:func:`simgui.core.search.hamming_index.hamming_pairs`), exact up to
   :data:`SIMHASH_MAX_BITS`.
 - ``minhash``: unequal MinHash slots, as a share of the 128 (difference 40 %
   = estimated resemblance 60 %).  Candidates come from LSH banding tuned for
@@ -26,8 +26,8 @@ import math
 import numpy as np
 from numba import njit
 
-from simgui.core.fingerprints import SLOTS
-from simgui.core.hamming_index import hamming_pairs
+from simgui.core.reading.fingerprints import SLOTS
+from simgui.core.search.hamming_index import hamming_pairs
 
 METHODS = ("paper", "simhash", "minhash")
 #: The largest simhash distance searched (its slider's top): the index needs

@@ -1,6 +1,6 @@
 """Groups of identical or similar files, as the user reviews and acts on them.
 
-Built by :mod:`simgui.core.analysis`; :class:`GroupTable` holds them as columns so a
+Built by :mod:`simgui.core.search.analysis`; :class:`GroupTable` holds them as columns so a
 view of 100,000 files needs no object per file, and :class:`Group` is one group as
 objects, which the safe file operations take.
 """

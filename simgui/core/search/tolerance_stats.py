@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simgui.core.simfind import SearchSpace, Tolerances
-from simgui.core import workers as _threads
-from simgui.core.workers import in_chunks, map_threads
+from simgui.core.search.simfind import SearchSpace, Tolerances
+from simgui.core.search import workers as _threads
+from simgui.core.search.workers import in_chunks, map_threads
 
 #: No sum table is further than 16 x the size from another (each bit position
 #: starts at most one counted match), so this sum tolerance disables the test.

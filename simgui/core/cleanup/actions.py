@@ -1,0 +1,446 @@
+"""Acting on one file without losing it: proofs of identity, moves, links.
+
+Every function here acts on one verified file: :func:`verify` and
+:func:`compare` prove it is still the file scanned (and holds the kept copy's
+bytes), :func:`place` and :func:`relocate` move it without ever overwriting or
+losing it, :func:`link` replaces it by a link to the kept copy.  They return
+an :class:`Outcome` for the journal or raise :class:`Skip` with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import signal
+import stat
+import sys
+import threading
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from simgui.core.search.groups import Member
+
+_CHUNK = 1 << 20
+_MAX_NAME_TRIES = 10_000
+
+
+class Identity(NamedTuple):
+    """What proves a file is still the one scanned."""
+
+    size: int
+    mtime_ns: int
+    device: int
+    inode: int
+
+    @classmethod
+    def of(cls, m: Member) -> Identity:
+        return cls(m.size, m.mtime_ns, m.device, m.inode)
+
+    def same_inode(self, st: os.stat_result) -> bool:
+        # numpy int64 columns may hold a device number that wrapped negative
+        return (st.st_dev - self.device) % 2**64 == 0 and (st.st_ino - self.inode) % 2**64 == 0
+
+    def matches(self, st: os.stat_result) -> bool:
+        return self.same_inode(st) and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+
+    @classmethod
+    def of_stat(cls, st: os.stat_result) -> Identity:
+        return cls(st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
+
+
+def file_key(m: Member) -> tuple[int, int]:
+    """(device, inode) of a member, normalised like :meth:`Identity.same_inode`: two
+    paths with one key are two names of one file, never two copies."""
+    return m.device % 2**64, m.inode % 2**64
+
+
+class Skip(Exception):
+    """The file is left as it is, for the reason given (not an error)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one step did, ready for the journal."""
+
+    state: str
+    message: str = ""
+    target: str | None = None
+    undo: dict | None = None  # what undo needs; None: cannot be undone
+    undoes: int | None = None  # journal entry this step restored (undo batches)
+
+
+# -- proofs -----------------------------------------------------------------------
+
+
+def check_before_acting(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
+    """Raise Skip unless ``path`` and the kept copy are still the files scanned, and
+    are two files: not one file under two names."""
+    st = verify(path, ident)
+    kept_st = verify(kept, kept_ident, what="the kept copy ")
+    if os.path.samestat(st, kept_st):
+        raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
+
+
+def verify(path: str, ident: Identity, what: str = "") -> os.stat_result:
+    """lstat ``path``; raise Skip unless it is the regular file scanned."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise Skip(f"{what}{path} is gone since the scan") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise Skip(f"{what}{path} is now a symbolic link")
+    if not stat.S_ISREG(st.st_mode):
+        raise Skip(f"{what}{path} is no longer a regular file")
+    if not ident.matches(st):
+        changed = [name for name, same in (
+            ("replaced by another file", ident.same_inode(st)),
+            ("size", st.st_size == ident.size),
+            ("modification time", st.st_mtime_ns == ident.mtime_ns)) if not same]
+        raise Skip(f"{what}{path} changed since the scan ({', '.join(changed)})")
+    return st
+
+
+def compare(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
+    """Raise Skip unless both files (still the ones scanned) hold the same bytes."""
+    with _open_checked(path, ident) as a, _open_checked(kept, kept_ident) as b:
+        if os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno())):
+            # a file always equals itself: that proves nothing about a second copy
+            raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
+        if not same_content(a, b):
+            raise Skip(f"content differs from the kept copy {kept}")
+        # written in place while being read (same inode, new mtime): the bytes read
+        # may be a mix of old and new
+        if not ident.matches(os.fstat(a.fileno())):
+            raise Skip(f"{path} changed while being compared")
+        if not kept_ident.matches(os.fstat(b.fileno())):
+            raise Skip(f"the kept copy {kept} changed while being compared")
+
+
+def same_content(a, b) -> bool:
+    """Byte-for-byte comparison of two binary file objects from their start."""
+    a.seek(0)
+    b.seek(0)
+    while True:
+        x, y = a.read(_CHUNK), b.read(_CHUNK)
+        if x != y:
+            return False
+        if not x:
+            return True
+
+
+def _open_checked(path: str, ident: Identity):
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_NONBLOCK", 0))
+    f = os.fdopen(fd, "rb", buffering=0)
+    if not ident.matches(os.fstat(fd)):
+        f.close()
+        raise Skip(f"{path} changed since the scan")
+    return f
+
+
+def why(exc: OSError) -> str:
+    """An OSError in words, with the path it concerns."""
+    text = {errno.ENOSPC: "no space left on the device", errno.EACCES: "permission denied",
+            errno.EPERM: "operation not permitted", errno.EROFS: "read-only file system",
+            errno.EXDEV: "on another file system"}.get(exc.errno, exc.strerror or str(exc))
+    where = exc.filename if exc.filename is not None else ""
+    return f"{text}: {os.fsdecode(where)}" if where else text
+
+
+# -- moving -----------------------------------------------------------------------
+
+
+def place(src: str, dst: str, ident: Identity | None = None) -> None:
+    """Give ``src`` the name ``dst`` on the same file system, never replacing a file.
+
+    link + unlink is an atomic no-overwrite rename; a crash between them
+    leaves two names of one file, never a lost one.  With ``ident``, the file
+    given the new name must be that one: ``src`` may have been replaced since it
+    was verified, and then it stays where it is (Skip says so).
+    """
+    with _sigint_deferred():
+        try:
+            os.link(src, dst, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            _rename_no_replace(src, dst, ident)
+            return
+        try:
+            if ident is not None and not ident.matches(os.lstat(dst)):
+                raise Skip(f"{src} was replaced by another file just before moving it; "
+                           "left in place")
+            os.unlink(src)
+        except BaseException as exc:
+            if not _unlink_second_name(src, dst) and isinstance(exc, Skip):
+                raise OSError(errno.EIO, f"{src} was replaced while being moved; the file now "
+                                         f"at {dst} could not be taken back", dst) from None
+            raise
+
+
+# link() fails with these where the file system has no hard links (FAT, exFAT, shares)
+_NO_HARD_LINKS = (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS)
+
+
+def _unlink_second_name(src: str, dst: str) -> bool:
+    """Undo ``link(src, dst)`` after a failure; True if undone.
+
+    Only while ``src`` is still a name of the same file: if it is gone, the unlink
+    did happen (Ctrl-C lands as the call returns) and ``dst`` is now the only name
+    of the file, so the move is complete and removing ``dst`` would lose it.
+    """
+    src_st, dst_st = _lstat_or_none(src), _lstat_or_none(dst)
+    if src_st is None or dst_st is None or not os.path.samestat(src_st, dst_st):
+        return False
+    os.unlink(dst)
+    return True
+
+
+def _lstat_or_none(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Hold Ctrl-C back while a file is between two names.
+
+    A KeyboardInterrupt raised inside the link/unlink pair (or as ``unlink`` returns)
+    cuts the step where nothing records what happened; here the signal is noted and
+    the previous handler runs once the pair is done.  Blocking SIGINT with
+    pthread_sigmask would not do: CPython runs Python signal handlers in the main
+    thread whichever thread the kernel delivers the signal to, so a signal landing on
+    another thread still interrupts the main one.  Only the main thread can set
+    handlers, and only it receives KeyboardInterrupt; elsewhere nothing is changed.
+    """
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_DFL, SIG_IGN, not ours to set: a crash, if anything
+        yield
+        return
+    caught: list = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            previous(signal.SIGINT, caught[0])  # usually raises KeyboardInterrupt
+
+
+def _rename_no_replace(src: str, dst: str, ident: Identity | None) -> None:
+    """Rename ``src`` to ``dst``, raising FileExistsError rather than replacing a file."""
+    if ident is not None:
+        verify(src, ident)  # no link to check afterwards: check before
+    if _renameat2_noreplace(src, dst):
+        return
+    # no renameat2 (not Linux, old C library or kernel, or a file system that refuses
+    # the flag): check, then rename; a file created at dst in between is replaced
+    if os.path.lexists(dst):
+        raise FileExistsError(errno.EEXIST, "file exists", dst)
+    os.rename(src, dst)
+
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+
+
+@functools.lru_cache(maxsize=1)
+def _renameat2():
+    """libc's renameat2 (Linux, glibc >= 2.28), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def _renameat2_noreplace(src: str, dst: str) -> bool:
+    """Atomic rename that never replaces ``dst``: True when done, False when not available
+    here; FileExistsError when ``dst`` exists, OSError on other errors."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False  # the kernel or this file system does not know the flag
+    raise OSError(err, os.strerror(err), src, None, dst)
+
+
+def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool) -> Outcome:
+    """Move a verified file to ``dst`` (or a free variant of it when ``free_name``),
+    copying across file systems; never overwrites, never loses the source."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    for target in candidates(dst) if free_name else [dst]:
+        if os.path.lexists(target):
+            continue
+        try:
+            place(src, target, ident)
+        except FileExistsError:
+            continue  # taken since we looked
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            return _copy_across(src, ident, target, temp, free_name)
+        st = os.lstat(target)
+        if not ident.matches(st) or os.path.lexists(src) and os.path.samestat(st, os.lstat(src)):
+            raise OSError(errno.EIO, f"moved, but the file now at {target} is not the one "
+                                     "scanned, or is still at its old place too", target)
+        return Outcome("done", _moved(dst, target), target, undo_record("move", target, st))
+    raise Skip(f"{dst} is taken by another file")
+
+
+def _moved(dst: str, target: str) -> str:
+    return f"moved to {target}" + ("" if target == dst else f" ({dst} was taken)")
+
+
+def candidates(path: str):
+    """path, then 'name (1).ext', 'name (2).ext', ..."""
+    yield path
+    base, ext = os.path.splitext(path)
+    for n in range(1, _MAX_NAME_TRIES):
+        yield f"{base} ({n}){ext}"
+
+
+def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool) -> Outcome:
+    """Copy to a temporary name beside the target, fsync, compare the bytes, name it
+    without overwriting, and only then remove the source; roll back on any failure."""
+    with _open_checked(src, ident) as f_in:
+        st = os.fstat(f_in.fileno())
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                     0o600)
+        try:
+            with os.fdopen(fd, "wb", buffering=0) as f_out:
+                copy_data(f_in, f_out)
+                os.fchmod(f_out.fileno(), stat.S_IMODE(st.st_mode))
+                os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
+                os.fsync(f_out.fileno())
+                copy = Identity.of_stat(os.fstat(f_out.fileno()))
+            with open(temp, "rb", buffering=0) as check:
+                if not same_content(f_in, check):
+                    raise OSError(errno.EIO, "the copy differs from the original", temp)
+            if not ident.matches(os.fstat(f_in.fileno())):
+                raise Skip(f"{src} changed while being copied")
+            target = None
+            for name in candidates(dst) if free_name else [dst]:
+                try:
+                    place(temp, name, copy)
+                except FileExistsError:
+                    continue
+                target = name
+                break
+            if target is None:
+                raise Skip(f"{dst} is taken by another file")
+        except BaseException:
+            _remove_quietly(temp)
+            raise
+    _fsync_dir(os.path.dirname(target))
+    try:
+        with _sigint_deferred():
+            verify(src, ident)  # not changed since the copy: the copy is the whole file
+            os.unlink(src)
+    except BaseException as exc:
+        # roll back only while the original is intact: if it is gone (Ctrl-C as unlink
+        # returned), the copy is the file now
+        if _intact(src, ident):
+            _remove_quietly(target)  # the original stays; the copy goes
+        elif isinstance(exc, Skip):
+            raise Skip(f"{exc}; the copy made before is left at {target}") from None
+        raise
+    return Outcome("done", _moved(dst, target) + " (copied to another file system)", target,
+                   undo_record("move", target, os.lstat(target)))
+
+
+def _intact(path: str, ident: Identity) -> bool:
+    st = _lstat_or_none(path)
+    return st is not None and stat.S_ISREG(st.st_mode) and ident.matches(st)
+
+
+def copy_data(f_in, f_out) -> None:
+    buf = bytearray(_CHUNK)
+    view = memoryview(buf)
+    f_in.seek(0)
+    while n := f_in.readinto(view):
+        written = 0
+        while written < n:
+            written += f_out.write(view[written:n])
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on folders; the data itself is synced
+    finally:
+        os.close(fd)
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def undo_record(kind: str, at: str, st: os.stat_result, **extra) -> dict:
+    return {"kind": kind, "at": at, "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "device": st.st_dev, "inode": st.st_ino, **extra}
+
+
+# -- links --------------------------------------------------------------------------
+
+
+def link(path: str, ident: Identity, kept: str, kept_ident: Identity, temp: str, *,
+         symbolic: bool) -> Outcome:
+    """Replace ``path`` by a link to ``kept``: link to a temporary name, rename it over
+    ``path`` atomically, confirm; on failure the temporary name goes, ``path`` stays."""
+    if not symbolic and ident.same_inode(os.lstat(kept)):
+        raise Skip(f"already a hard link of {kept}")
+    kind = "symbolic" if symbolic else "hard"
+    if symbolic:
+        os.symlink(os.path.abspath(kept), temp)
+    else:
+        os.link(kept, temp, follow_symlinks=False)
+    try:
+        # a link goes to whatever has the name 'kept' now: it must be the file compared
+        if not kept_ident.matches(os.stat(temp) if symbolic else os.lstat(temp)):
+            raise Skip(f"the kept copy {kept} was replaced just before linking to it")
+        verify(path, ident)  # last look right before the swap
+        os.replace(temp, path)
+    except BaseException:
+        _remove_quietly(temp)
+        raise
+    # a symbolic link holds a name, not the bytes: the kept copy must still be them
+    if not is_link_to(path, kept, kept_ident, symbolic) or (
+            symbolic and not _intact(kept, kept_ident)):
+        # too late to roll back: say what happened, not just that it failed
+        raise OSError(errno.EIO, f"replaced by a {kind} link to {kept}, but the link or the "
+                                 "kept copy could not be confirmed afterwards: check both",
+                      path)
+    return Outcome("done", f"{kind} link to {kept}")
+
+
+def is_link_to(path: str, kept: str, kept_ident: Identity, symbolic: bool) -> bool:
+    try:
+        st = os.lstat(path)
+        if symbolic:
+            return stat.S_ISLNK(st.st_mode) and os.readlink(path) == os.path.abspath(kept)
+        return stat.S_ISREG(st.st_mode) and kept_ident.same_inode(st)
+    except OSError:
+        return False
