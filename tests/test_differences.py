@@ -260,11 +260,30 @@ def test_unreadable_files_raise_clear_oserror(tmp_path):
         compare_files(a, missing)
     with pytest.raises(OSError, match="Cannot read"):
         compare_files(str(tmp_path), a)
-    if os.geteuid() != 0:
-        locked = write(tmp_path, "locked", b"x")
-        os.chmod(locked, 0)
-        with pytest.raises(OSError, match="locked: Permission denied"):
-            compare_files(a, locked)
+
+
+
+def test_a_file_closed_to_reading_says_permission_denied(tmp_path, monkeypatch):
+    # chmod 0 does not stop root (CI runs as root): the refusal is made by open itself,
+    # as the kernel makes it for a user without the right
+    import errno
+
+    from simgui.core.search import differences
+
+    a = write(tmp_path, "a", b"abc")
+    locked = write(tmp_path, "locked", b"x")
+    real_open = open
+
+    def deny(path, *args, **kwargs):
+        if os.fspath(path) == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(differences, "open", deny, raising=False)
+    with pytest.raises(OSError, match="locked: Permission denied"):
+        compare_files(a, locked)
+    with pytest.raises(OSError, match="locked: Permission denied"):
+        compare_files(locked, a)
 
 
 def test_hex_dump(tmp_path):

@@ -4,7 +4,6 @@ import os
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from simgui.core.cleanup import Action
@@ -96,24 +95,39 @@ def test_undo_is_off_with_nothing_to_undo_and_files_come_back_unmarked(qtbot, wi
 
 
 def test_cancelling_a_clean_up_keeps_its_result(qtbot, window, tmp_path, monkeypatch):
+    from simgui.core.cleanup import running
+    from simgui.gui.tasks import Task
+
     root = tmp_path / "many"
     root.mkdir()
     rng = np.random.default_rng(0)
-    for i in range(1500):
+    for i in range(300):
         data = bytes(rng.integers(0, 256, 2000, dtype=np.uint8))
         for c in range(2):
             (root / f"f{i:04d}_{c}.bin").write_bytes(data)
     scan(qtbot, window, root)
     window.mark_all_but_reference()
     accept_all(monkeypatch, [])
+    # the user presses Cancel as the 100th file is about to go: progress is reported
+    # before every file, and the press lands exactly there (Task.cancel is what the
+    # Cancel button calls, through window.cancel)
+    monkeypatch.setattr(running, "_PROGRESS_EVERY_SECONDS", 0)
+    real_progress = Task.progress
+
+    def progress(task, p):
+        if p.phase == "trash" and p.files_done == 100:
+            task.cancel()
+        return real_progress(task, p)
+    monkeypatch.setattr(Task, "progress", progress)
     with idle(qtbot, window):
         window.run_action(Action.TRASH)
-        QTimer.singleShot(200, window.cancel)
-    on_disk = len(os.listdir(root))
+    assert len(os.listdir(root)) == 600 - 100  # the 100 done stay done, the rest stay put
     shown = sum(window.model.rowCount(window.model.index(r, 0))
                 for r in range(window.model.rowCount()))
-    assert shown <= on_disk
-    assert "done" in window.status_text.text()
+    # the view shows what is on disk: 200 pairs untouched, 100 files left without a copy
+    assert window.model.rowCount() == 200 and shown == 400
+    assert "100 done" in window.status_text.text()
+    assert "cancelled" in window.status_text.text().lower()
 
 
 def test_settings_ok_keeps_marks(qtbot, window, tree):

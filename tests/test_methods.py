@@ -4,6 +4,8 @@ answers from the store, the analysis the window uses and the command line."""
 import json
 import sqlite3
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -359,14 +361,39 @@ def test_non_finite_thresholds_are_refused(tmp_path, capsys, threshold):
         assert code == 2 and "--threshold" in err
 
 
-def test_banding_finds_nearly_every_pair_at_the_slider_floor():
+def _planted_at(threshold: float) -> float:
+    """The smallest resemblance a signature can have at or above ``threshold``."""
+    return math.ceil(threshold * SLOTS) / SLOTS
+
+
+def _candidate_probability(resemblance: float) -> float:
     bands, rows = methods.lsh_bands(methods.LSH_TUNED_FOR)
-    at_default = 1 - (1 - methods.MINHASH_DEFAULT ** rows) ** bands
-    assert at_default >= 0.97
+    return 1 - (1 - resemblance ** rows) ** bands
+
+
+def test_banding_finds_nearly_every_pair_at_the_default_threshold():
+    at_default = _planted_at(methods.MINHASH_DEFAULT)
+    assert _candidate_probability(at_default) >= 0.97
     rng = np.random.default_rng(21)
-    sigs, planted = signatures_with_planted_pairs(rng, 600, [0.5] * 300)
-    found = {tuple(p) for p in methods.minhash_pairs(sigs, 0.5)[0].tolist()}
+    sigs, planted = signatures_with_planted_pairs(rng, 600, [at_default] * 300)
+    found = {tuple(p) for p in methods.minhash_pairs(sigs, methods.MINHASH_DEFAULT)[0].tolist()}
     assert len(set(planted) & found) >= 0.97 * len(planted)
+
+
+def test_banding_at_the_slider_floor_finds_what_its_probability_says():
+    # at the floor (40 %) a true pair becomes a candidate less often than at the default:
+    # the share found must be what the banding promises, within four standard deviations
+    floor = _planted_at(methods.MINHASH_FLOOR)
+    p = _candidate_probability(floor)
+    assert 0.85 <= p < 0.97, p  # (0.91: the slider's bottom trades some recall for reach)
+    rng = np.random.default_rng(22)
+    n = 400
+    sigs, planted = signatures_with_planted_pairs(rng, 2 * n, [floor] * n)
+    pairs = methods.minhash_pairs(sigs, methods.MINHASH_FLOOR)[0]
+    share = len(set(planted) & {tuple(q) for q in pairs.tolist()}) / n
+    assert abs(share - p) <= 4 * math.sqrt(p * (1 - p) / n), (share, p)
+    equal = (sigs[pairs[:, 0]] == sigs[pairs[:, 1]]).sum(axis=1)
+    assert (equal >= floor * SLOTS).all()  # every pair reported is at or above the floor
 
 
 def test_fingerprint_methods_match_copies_in_each_of_their_extensions():
