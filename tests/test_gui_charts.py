@@ -105,7 +105,14 @@ def _shown_chart(qtbot, chart, sizes, tables):
     chart.resize(700, 500)
     chart.show()
     qtbot.waitExposed(chart)
-    qtbot.wait(20)  # let the view range settle
+    # the view range settles after the first layout: wait until every point is in view
+    view_box = chart.plot_widget.getPlotItem().getViewBox()
+
+    def every_point_in_view() -> bool:
+        (x0, x1), (y0, y1) = view_box.viewRange()
+        xs = np.log10(np.asarray(sizes, float))
+        return x0 <= xs.min() and xs.max() <= x1 and x1 - x0 < 20
+    qtbot.waitUntil(every_point_in_view, timeout=2000)
 
 
 def _viewport_pos(chart, size: float, key: float):

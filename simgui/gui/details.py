@@ -576,6 +576,11 @@ class DetailsPanel(QWidget):
         self._set_comparing((a.path, b.path))
         self._timer.start()
 
+    @property
+    def comparison_scheduled(self) -> bool:
+        """A comparison will be asked for once the selection rests (the debounce runs)."""
+        return self._timer.isActive()
+
     def request_comparison(self) -> None:
         """Ask for the first two shown files to be compared now."""
         if len(self.files) < 2:
