@@ -5,6 +5,10 @@ network access, so it only runs when asked:
 
     SIMGUI_TEST_BUNDLE=1 python -m pytest tests/test_bundle.py -s
 
+or, on a bundle already built (CI builds it with ``make bundle`` first):
+
+    SIMGUI_TEST_BUNDLE=built python -m pytest tests/test_bundle.py
+
 It runs packaging/build.sh (venv in packaging/build/venv, bundle in
 packaging/dist/simgui) and packaging/check_bundle.sh on the result.
 """
@@ -43,9 +47,14 @@ def _run(script: str, *args: str, timeout: int) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def bundle() -> Path:
-    if os.environ.get("SIMGUI_TEST_BUNDLE") != "1":
+    asked = os.environ.get("SIMGUI_TEST_BUNDLE")
+    if asked == "built":
+        assert (BUNDLE / "simgui").is_file(), f"no bundle at {BUNDLE}: run make bundle first"
+        return BUNDLE
+    if asked != "1":
         pytest.skip("builds the PyInstaller bundle (minutes, network); run with "
-                    "SIMGUI_TEST_BUNDLE=1 python -m pytest tests/test_bundle.py -s")
+                    "SIMGUI_TEST_BUNDLE=1 python -m pytest tests/test_bundle.py -s "
+                    "(CI tests the bundle it built: SIMGUI_TEST_BUNDLE=built)")
     started = time.monotonic()
     result = _run("build.sh", timeout=BUILD_TIMEOUT)
     elapsed = time.monotonic() - started
