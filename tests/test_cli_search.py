@@ -344,9 +344,11 @@ def test_override_fixes_one_extensions_tolerances(scanned, capsys):
 ])
 def test_override_refuses_malformed_values(scanned, capsys, value, message):
     _, db = scanned
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_info:
         main(["pairs", "--db", db, "--override", value])
-    assert message in capsys.readouterr().err
+    assert exit_info.value.code == 2  # bad usage, as the README promises
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("more, message", [
@@ -355,4 +357,4 @@ def test_override_refuses_malformed_values(scanned, capsys, value, message):
 def test_override_refuses_what_it_cannot_mean(scanned, capsys, more, message):
     _, db = scanned
     code, _, err = run(capsys, "groups", "--db", db, "--override", "bin=1,1", *more)
-    assert code != 0 and message in err
+    assert code == 2 and message in err and err.startswith("simgui: ")

@@ -215,7 +215,7 @@ def test_crash_while_saving_leaves_earlier_batches_intact(tmp_path, store, monke
         return real_save(self, records, *args)
 
     monkeypatch.setattr(Store, "save_files", flaky_save)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="simulated crash"):
         scan(store, [root], ScanOptions(workers=1))
     monkeypatch.setattr(Store, "save_files", real_save)
     assert store.stats()["last_scan"]["status"] == "failed"

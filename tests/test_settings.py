@@ -41,7 +41,7 @@ def test_default_location_honours_the_environment(tmp_path, monkeypatch):
 
 def test_never_replaces_a_device_or_a_folder(tmp_path):
     import pytest
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="is not a regular file; settings not saved"):
         save_settings(Settings(), tmp_path)  # a folder
     assert tmp_path.is_dir()
 
