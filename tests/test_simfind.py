@@ -18,17 +18,23 @@ from tests.reference import reference_pairs
 
 @st.composite
 def collections(draw):
-    """Files that cluster: a few base tables, small perturbations, shared and tiny sizes."""
+    """Files that cluster: a few base tables, small perturbations, shared and tiny sizes;
+    drawn part by part, so that a failure shrinks to a few files and small numbers."""
     n = draw(st.integers(0, 30))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    bases = rng.integers(0, draw(st.sampled_from([3, 50, 5000])), (max(1, n // 3), 16))
-    tables = bases[rng.integers(0, len(bases), n)]
-    tables = tables + rng.integers(0, 3, (n, 16)) * (rng.random((n, 1)) < 0.5)
-    sizes = rng.choice([0, 10, 63, 64, 100, 150, 1000, 1400, 5000, 100_000], n)
-    sizes = sizes + rng.integers(0, 2, n) * (rng.random(n) < 0.3)
-    exts = list(rng.choice(["txt", "pdf"], n)) if draw(st.booleans()) else None
-    return sizes.astype(np.int64), tables.astype(np.int64), exts
+    spread = draw(st.sampled_from([3, 50, 5000]))
+    bases = draw(st.lists(st.lists(st.integers(0, spread - 1), min_size=16, max_size=16),
+                          min_size=1, max_size=max(1, n // 3)))
+    bump = st.none() | st.lists(st.integers(0, 2), min_size=16, max_size=16)
+    size = st.tuples(st.sampled_from([0, 10, 63, 64, 100, 150, 1000, 1400, 5000, 100_000]),
+                     st.sampled_from([0, 0, 0, 1]))
+    files = draw(st.lists(st.tuples(st.integers(0, len(bases) - 1), bump, size),
+                          min_size=n, max_size=n))
+    tables = np.array([np.add(bases[b], d if d is not None else 0) for b, d, _ in files],
+                      np.int64).reshape(n, 16)
+    sizes = np.array([s + plus for _, _, (s, plus) in files], np.int64)
+    exts = (draw(st.lists(st.sampled_from(["txt", "pdf"]), min_size=n, max_size=n))
+            if draw(st.booleans()) else None)
+    return sizes, tables, exts
 
 
 @settings(max_examples=300, deadline=None)
