@@ -15,12 +15,14 @@ $(BIN)/.installed-%: pyproject.toml | check-python
 	$(BIN)/python -m pip install --quiet -e '.[$*]'
 	touch $@
 
+# the window needs a screen and Qt's system libraries (installed when missing, as root or
+# through sudo); a command-line command (ARGS="scan ~/Documents") needs neither
 run: $(BIN)/.installed-gui
-	$(BIN)/python -m simgui.gui.syscheck
+	@if [ -z "$(ARGS)" ]; then $(BIN)/python -m simgui.gui.syscheck --install; fi
 	$(BIN)/simgui $(ARGS)
 
 test: $(BIN)/.installed-test
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m simgui.gui.syscheck --offscreen
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m simgui.gui.syscheck --offscreen --install
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/.installed-test

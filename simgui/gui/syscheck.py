@@ -1,14 +1,18 @@
 """Before Qt loads: is there a screen, and are the system libraries Qt needs installed?
 
 Qt's own error for a missing library is a crash with a long plugin message;
-this says which Debian/Ubuntu package to install instead.  Run as
-``python -m simgui.gui.syscheck [--offscreen]`` (the Makefile does).
+this says which Debian/Ubuntu package to install instead, and with ``--install``
+installs them (as root, or through sudo), saying what and why, so that ``make run``
+and ``make test`` set up a fresh machine themselves.  Run as
+``python -m simgui.gui.syscheck [--offscreen] [--install]`` (the Makefile does).
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import shutil
+import subprocess
 import sys
 
 #: library -> Debian/Ubuntu package, for every Qt platform
@@ -75,9 +79,49 @@ def problems(qt_platform: str | None = None) -> list[str]:
     return found
 
 
+def install_command(packages: list[str]) -> list[str] | None:
+    """The command that installs ``packages`` here without a question, or None: apt-get as
+    root, else through sudo (which may ask for the password on a terminal)."""
+    if not packages or sys.platform != "linux" or shutil.which("apt-get") is None:
+        return None
+    command = ["apt-get", "install", "-y", "--no-install-recommends", *packages]
+    if os.geteuid() == 0:
+        return command
+    if shutil.which("sudo") is None:
+        return None
+    if sys.stdin.isatty() or subprocess.run(["sudo", "-n", "true"], capture_output=True,
+                                            check=False).returncode == 0:
+        return ["sudo", *command]
+    return None
+
+
+def install_missing(qt_platform: str) -> bool:
+    """Install the Debian/Ubuntu packages of the missing libraries; True when none is
+    missing afterwards.  Says what it installs and why, and on failure the command."""
+    missing = missing_libraries(qt_platform)
+    if not missing:
+        return True
+    packages = sorted(set(missing.values()))
+    command = install_command(packages)
+    if command is None:
+        return False
+    print(f"simgui: Qt needs system libraries that are not installed "
+          f"({', '.join(sorted(missing))}); installing {' '.join(packages)}: "
+          f"{' '.join(command)}", file=sys.stderr)
+    update = [*command[:command.index("apt-get")], "apt-get", "update", "-qq"]
+    if subprocess.run(command, check=False).returncode != 0:
+        # a fresh machine may have no package lists yet: fetch them once, try again
+        subprocess.run(update, check=False)
+        subprocess.run(command, check=False)
+    return not missing_libraries(qt_platform)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    found = problems("offscreen" if "--offscreen" in argv else None)
+    qt_platform = "offscreen" if "--offscreen" in argv else None
+    if "--install" in argv:
+        install_missing(qt_platform or platform() or "offscreen")
+    found = problems(qt_platform)
     for problem in found:
         print(f"simgui: {problem}", file=sys.stderr)
     return 1 if found else 0
