@@ -14,16 +14,10 @@ from simgui.cli import main
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     """A throwaway home and trash, so clean-up tests never touch the real ones."""
-    import send2trash.plat_other as trash
-
     home = tmp_path / "home"
     (home / ".local" / "share").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    monkeypatch.setattr(trash, "XDG_DATA_HOME", str(home / ".local" / "share"), raising=False)
-    monkeypatch.setattr(trash, "HOMETRASH_B", os.fsencode(home / ".local/share/Trash"),
-                        raising=False)
-    monkeypatch.setattr(trash, "HOMETRASH", str(home / ".local/share/Trash"), raising=False)
     return home
 
 
