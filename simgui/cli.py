@@ -23,9 +23,8 @@ from simgui import __version__
 from simgui.core.search import keys as keys_module
 from simgui.core.progress import Cancelled, Progress
 from simgui.core.reading.scanner import ScanOptions, read_file, scan
-from simgui.core.store import (
-    DAMAGED_ADVICE, ENV_DB, Store, StoreError, default_db_path, is_damage,
-)
+from simgui.core.search.export import json_ready
+from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
 from simgui.core.cleanup import Action, KeepRule, execute, journal, plan_removal, undo
 from simgui.core.folders import under
 from simgui.core.search import methods
@@ -40,7 +39,8 @@ from simgui.core.search.simfind import (
     expand_pairs, identity_and_similarity, pair_distances, similar_to,
 )
 from simgui.core.units import (
-    format_bytes, format_duration, format_rate, parse_percent, parse_size,
+    format_bytes, format_duration, format_rate, parse_number, parse_percent, parse_size,
+    parse_whole,
 )
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
@@ -61,12 +61,62 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+_MAX_WORKERS = 256  # reading threads, as the window's settings allow
+_MAX_SIZE_FACTOR = 100.0  # as the window allows
+_MAX_BATCH_ID = 2**63 - 1  # SQLite's largest row id
+
+
+def _in_range(parse, *bounds):
+    """An argparse type from a parser of ``core.units``: its ValueError, which names the
+    accepted range, is the usage error."""
+    def convert(text: str):
+        try:
+            return parse(text, *bounds)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
+
+
+_workers = _in_range(parse_whole, 0, _MAX_WORKERS)
+_size_factor = _in_range(parse_number, 1.0, _MAX_SIZE_FACTOR)
+_batch_id = _in_range(parse_whole, 1, _MAX_BATCH_ID)
+
+
+def _threshold(text: str) -> float:
+    """--threshold: a number; its range depends on --method, so ``_tolerances`` checks it."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a number: {text!r} (simhash: 0 to {methods.SIMHASH_MAX_BITS} bits; "
+            f"minhash: {methods.MINHASH_FLOOR * 100:g} to 100 percent)") from None
+
+
+def _path(text: str) -> str:
+    """A path argument, never empty: an unset shell variable ('--move-to "$DIR"') must not
+    quietly mean no path, and so another action, store or folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (is a shell variable unset?)")
+    return text
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's usage errors in simgui's style: one line, ``simgui: ...``, exit 2
+    (argparse itself prints the whole usage first)."""
+
+    def error(self, message: str):
+        command = self.prog.partition(" ")[2]
+        message = " ".join(message.removeprefix("argument ").split())
+        self.exit(EXIT_USAGE, f"simgui: {message}; see 'simgui {command + ' ' if command else ''}"
+                              "--help'\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", metavar="DB",
+    db.add_argument("--db", metavar="DB", type=_path,
                     help=f"store file (default: ${ENV_DB}, else {default_db_path()})")
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="simgui",
         description="Find identical and similar files, and clean them up safely. "
                     "With no command, the desktop application opens.",
@@ -78,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Read every new or changed file under PATH once and "
                                         "store its sum table and content hash. Unchanged files "
                                         "are not read again.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="folder or file to scan")
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_path, help="folder or file to scan")
     p.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
                    help="skip names or paths matching this glob (repeatable), e.g. '*.tmp'")
     p.add_argument("--min-size", type=_size, default=0, metavar="SIZE",
@@ -88,15 +138,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fingerprints", action="store_true",
                    help="also compute the simhash and MinHash fingerprints that --method "
                         "simhash|minhash needs (in the same read; about half as fast)")
-    p.add_argument("--workers", type=int, default=0, metavar="N",
-                   help="reader threads (default: one per CPU core)")
+    p.add_argument("--workers", type=_workers, default=0, metavar="N",
+                   help=f"reader threads, up to {_MAX_WORKERS} (default 0: one per CPU core)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, summary only")
     p.set_defaults(run=cmd_scan)
 
     p = commands.add_parser("inspect", help="show sum tables and keys of files",
                             description="Compute the sum table and keys of each FILE "
                                         "(reads the files; needs no store).")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", type=_path)
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(run=cmd_inspect)
 
@@ -112,13 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--no-extensions", action="store_true",
                         help="compare files whatever their extension (by default only files "
                              "with the same extension can be similar)")
-    search.add_argument("--size-factor", type=float, default=DEFAULT_SIZE_FACTOR, metavar="F",
-                        help=f"larger file at most F times the smaller (default {DEFAULT_SIZE_FACTOR})")
+    search.add_argument("--size-factor", type=_size_factor, default=DEFAULT_SIZE_FACTOR,
+                        metavar="F", help="larger file at most F times the smaller, 1 to "
+                        f"{_MAX_SIZE_FACTOR:g} (default {DEFAULT_SIZE_FACTOR})")
     search.add_argument("--method", choices=methods.METHODS, default="paper",
                         help="paper: keys and sum tables (default); simhash: 64-bit simhash "
                              "fingerprints by Hamming distance; minhash: MinHash resemblance "
                              "(both need 'simgui scan --fingerprints')")
-    search.add_argument("--threshold", type=float, metavar="N",
+    search.add_argument("--threshold", type=_threshold, metavar="N",
                         help="simhash: differing bits allowed, 0 to "
                              f"{methods.SIMHASH_MAX_BITS} (default "
                              f"{methods.SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
@@ -146,14 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Groups of identical and similar files: each group has "
                                         "a reference file and members within tolerance of it.")
     p.add_argument("--format", choices=["json", "csv"], default="json")
-    p.add_argument("--reference", action="append", default=[], metavar="DIR",
+    p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
                    help="prefer files in DIR as group references (repeatable)")
     p.set_defaults(run=cmd_groups)
 
     p = commands.add_parser("similar", parents=[db, search], help="files similar to one file",
                             description="Stored files similar to FILE (scanned or not), most "
                                         "similar first.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", type=_path)
     p.add_argument("--format", choices=["text", "csv", "json"], default="text")
     p.set_defaults(run=cmd_similar)
 
@@ -172,14 +223,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "and move do by default); --delete needs it to delete them")
     p.add_argument("--keep", choices=[r.value for r in KeepRule], default="oldest",
                    help="which file of a group stays (default oldest)")
-    p.add_argument("--reference", action="append", default=[], metavar="DIR",
+    p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
                    help="protect DIR: its files are never acted on, and are kept first")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--trash", dest="action", action="store_const", const="trash",
                      help="send to the trash (default)")
     how.add_argument("--delete", dest="action", action="store_const", const="delete",
                      help="delete identical copies permanently (cannot be undone)")
-    how.add_argument("--move-to", metavar="DIR", help="move into DIR, keeping relative paths")
+    how.add_argument("--move-to", metavar="DIR", type=_path,
+                     help="move into DIR, keeping relative paths")
     how.add_argument("--hardlink", dest="action", action="store_const", const="hardlink",
                      help="replace identical copies with hard links to the kept file")
     p.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
@@ -190,13 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Put back what a batch moved or trashed.")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--last", action="store_true", help="the last undoable batch (default)")
-    which.add_argument("batch", nargs="?", type=int, metavar="BATCH_ID")
+    which.add_argument("batch", nargs="?", type=_batch_id, metavar="BATCH_ID")
     p.set_defaults(run=cmd_undo)
 
     p = commands.add_parser("journal", parents=[db], help="show what clean-ups did",
                             description="Batches of file operations, newest first; with "
                                         "BATCH_ID, every file of that batch.")
-    p.add_argument("batch", nargs="?", type=int, metavar="BATCH_ID")
+    p.add_argument("batch", nargs="?", type=_batch_id, metavar="BATCH_ID")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_journal)
 
@@ -215,7 +267,10 @@ def _open_store(args) -> Store:
     if args.db and args.command != "scan" and not os.path.exists(args.db):
         raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
                            "makes one)")
-    return Store(args.db) if args.db else Store()
+    # the reading commands read a store they cannot write; the others must write it
+    writes = args.command in ("scan", "undo") or (args.command == "remove"
+                                                  and not args.dry_run)
+    return Store(args.db, read_only=None if not writes else False)
 
 
 def _override(text: str) -> tuple[str, Tolerances]:
@@ -279,8 +334,6 @@ def cmd_scan(args) -> int:
     for path in args.paths:
         if not os.path.lexists(path):
             raise CommandError(f"no such file or folder: {path}")
-    if args.workers < 0:
-        raise CommandError("--workers must be 0 (automatic) or more")
     options = ScanOptions(excludes=tuple(args.exclude), min_size=args.min_size,
                           follow_symlinks=args.follow_symlinks, workers=args.workers,
                           fingerprints=args.fingerprints)
@@ -338,7 +391,7 @@ def cmd_inspect(args) -> int:
             "content_hash": record.content_hash.hex(),
         }
         if args.json:
-            print(json.dumps(info))
+            print(json.dumps(json_ready(info)))
         else:
             _print_inspection(info)
     return EXIT_SOME_FAILED if failed else EXIT_OK
@@ -493,7 +546,7 @@ def cmd_pairs(args) -> int:
                                                 identical.tolist(), sim.tolist())]
     if args.format == "json":
         for row in rows:
-            print(json.dumps(row))
+            print(json.dumps(json_ready(row)))
     else:
         writer = csv.DictWriter(sys.stdout, fieldnames=["path_a", "path_b", "identical",
                                                         "key_distance", "sum_distance",
@@ -566,7 +619,7 @@ def cmd_similar(args) -> int:
             for i, d, k, same, s_ in zip(hits, distances, keys, identical, sim)]
     if args.format == "json":
         for r in rows:
-            print(json.dumps(r))
+            print(json.dumps(json_ready(r)))
     elif args.format == "csv":
         import csv
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else
@@ -620,7 +673,8 @@ def cmd_remove(args) -> int:
     action = Action.MOVE if args.move_to else Action(args.action or "trash")
     tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
-        journal.recover(store)
+        if not store.read_only:  # (--dry-run on a store it cannot write: plan only)
+            journal.recover(store)
         files, groups, references = _groups(args, store, tol, protecting=True)
         # moved files keep their paths below whichever scanned folder holds them
         roots = store.scanned_roots()
@@ -680,6 +734,13 @@ def cmd_undo(args) -> int:
         except journal.UndoError as exc:
             raise CommandError(str(exc), EXIT_SOME_FAILED) from None
         code = _print_result(result)
+        if result.results and not result.done:  # each file skipped or failed: say why
+            reasons = {r.message for r in result.results}
+            why = (reasons.pop() if len(reasons) == 1 else
+                   f"{len(result.skipped)} skipped, {len(result.failed)} failed (why is above)")
+            print("simgui: nothing was put back: " + why.replace("\n", "\\n"),
+                  file=sys.stderr)
+            code = EXIT_SOME_FAILED
         if result.done:  # a clean-up took them out of the store
             print("A scan of their folders lists them again (only they are read).")
         return code
@@ -687,14 +748,16 @@ def cmd_undo(args) -> int:
 
 def cmd_journal(args) -> int:
     with _open_store(args) as store:
-        journal.recover(store)
+        if not store.read_only:  # a store it cannot write shows a crashed batch as running
+            journal.recover(store)
         if args.batch is None:
             batches = journal.batches(store)
             if args.json:
                 for b in batches:
-                    print(json.dumps({"id": b.id, "action": b.action, "status": b.status,
-                                      "created_at": b.created_at, "undo_of": b.undo_of,
-                                      "counts": b.counts, "description": b.description}))
+                    print(json.dumps(json_ready({
+                        "id": b.id, "action": b.action, "status": b.status,
+                        "created_at": b.created_at, "undo_of": b.undo_of, "counts": b.counts,
+                        "description": b.description})))
                 return EXIT_OK
             if not batches:
                 print("No clean-up has run yet.")
@@ -709,8 +772,9 @@ def cmd_journal(args) -> int:
             raise CommandError(f"no batch {args.batch} in the journal")
         for e in rows:
             if args.json:
-                print(json.dumps({"path": e.path, "state": e.state, "message": e.message,
-                                  "kept": e.kept, "target": e.target, "undoable": e.undoable}))
+                print(json.dumps(json_ready({
+                    "path": e.path, "state": e.state, "message": e.message, "kept": e.kept,
+                    "target": e.target, "undoable": e.undoable})))
             else:
                 where = f" -> {e.target}" if e.target else ""
                 print(f"{e.state:<8} {e.path}{where}  {e.message}")
@@ -724,7 +788,7 @@ def cmd_stats(args) -> int:
     with _open_store(args) as store:
         stats = store.stats()
     if args.json:
-        print(json.dumps(stats))
+        print(json.dumps(json_ready(stats)))
         return EXIT_OK
     print(f"Store:     {stats['store']}")
     print(f"Files:     {stats['files']} ({format_bytes(stats['bytes'])})")
@@ -743,7 +807,18 @@ def cmd_stats(args) -> int:
 # -- entry point --------------------------------------------------------------
 
 
+def _write_names_as_bytes() -> None:
+    """Print a file name that is not UTF-8 as its bytes, as ls and find do (Python would
+    raise UnicodeEncodeError on stdout, and escape it on stderr)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="surrogateescape")
+        except (AttributeError, ValueError):  # not a text file (a test's), or closed
+            pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _write_names_as_bytes()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -762,8 +837,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except sqlite3.Error as exc:  # from a read no method guards (the journal's)
         path = getattr(args, "db", None) or default_db_path()
-        print(f"simgui: store {path}: {exc}"
-              + (f" ({DAMAGED_ADVICE})" if is_damage(exc) else ""), file=sys.stderr)
+        print(f"simgui: {store_failure(path, 'reading the journal', exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("simgui: interrupted", file=sys.stderr)

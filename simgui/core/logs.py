@@ -33,8 +33,10 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
         return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # a file name that is not UTF-8 is logged as its escaped bytes, not dropped
         handler = logging.handlers.RotatingFileHandler(path, maxBytes=2 << 20, backupCount=3,
-                                                       encoding="utf-8")
+                                                       encoding="utf-8",
+                                                       errors="backslashreplace")
     except OSError:
         return None
     handler.setFormatter(logging.Formatter(_FORMAT))

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import xxhash
 
-from simgui.core.cleanup import actions, trash
+from simgui.core.cleanup import actions, opened, trash
 from simgui.core.cleanup.actions import Identity, Outcome
-from simgui.core.store import Store, StoreError
+from simgui.core.store import Store, rollback_quietly, store_failure, text_of, text_value
 
 _FLUSH_EVERY_ROWS = 500
 _FLUSH_EVERY_SECONDS = 0.5
@@ -85,33 +85,43 @@ class Entry:
 
 
 class _Tx:
-    """One IMMEDIATE transaction on the store; SQLite errors become StoreErrors."""
+    """One IMMEDIATE transaction on the store; SQLite errors become one-line StoreErrors
+    that say why (a full disk, a read-only store) and, in ``then``, what was left."""
 
-    def __init__(self, store: Store, doing: str):
-        self.db, self.store, self.doing = store.connection, store, doing
+    def __init__(self, store: Store, doing: str,
+                 then: str = "the journal keeps what it held before"):
+        self.db, self.store, self.doing, self.then = store.connection, store, doing, then
 
     def __enter__(self) -> sqlite3.Connection:
-        self._wrap(self.db.execute, "BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise self._failure(error) from None
         return self.db
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             try:
-                self._wrap(self.db.execute, "COMMIT")
+                self.db.execute("COMMIT")
                 return False
-            except StoreError:
-                self.db.execute("ROLLBACK")
-                raise
-        self.db.execute("ROLLBACK")
+            except sqlite3.Error as error:
+                # SQLite rolls back by itself on a full disk: a ROLLBACK here would fail
+                # with "no transaction is active" and hide the COMMIT's reason
+                rollback_quietly(self.db)
+                raise self._failure(error) from None
+        rollback_quietly(self.db)
         if issubclass(exc_type, sqlite3.Error):
-            raise StoreError(f"store {self.store.path}: failed {self.doing}: {exc}") from None
+            raise self._failure(exc) from None
         return False
 
-    def _wrap(self, fn, *args):
-        try:
-            return fn(*args)
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.store.path}: failed {self.doing}: {exc}") from None
+    def _failure(self, error: sqlite3.Error):
+        return store_failure(self.store.path, self.doing, error, self.then)
+
+
+#: what a failed write of the journal leaves: before any file is touched, and after
+_NOTHING_CHANGED = "nothing was changed"
+_RESULTS_UNSAVED = ("the clean-up stopped there; once the store can be written, 'simgui "
+                    "journal' finds out from the files what was done")
 
 
 def _b(path: str | None) -> bytes | None:
@@ -124,15 +134,19 @@ def _s(path: bytes | None) -> str | None:
 
 def begin(store: Store, action: str, description: str,
           rows: Callable[[int], Iterable[PlannedRow]], *, target_dir: str | None = None,
-          undo_of: int | None = None) -> int:
-    """Create a running batch and its planned rows (``rows(batch_id)``), in one commit."""
+          undo_of: int | None = None, roots: Iterable[str] | None = None) -> int:
+    """Create a running batch and its planned rows (``rows(batch_id)``), in one commit.
+    ``roots``: the scanned folders the batch acts in, which its undo walks from."""
     now = time.time()
-    with _Tx(store, "journaling the batch") as db:
+    with _Tx(store, "journaling the batch", _NOTHING_CHANGED) as db:
         batch_id = db.execute(
             "INSERT INTO batches (created_at, action, status, description, target_dir, undo_of, "
             "pid, host) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
-            (now, action, description, _b(target_dir), undo_of, os.getpid(),
+            (now, action, text_value(description), _b(target_dir), undo_of, os.getpid(),
              socket.gethostname())).lastrowid
+        if roots is not None:
+            db.execute("UPDATE batches SET roots = ? WHERE id = ?",
+                       (opened.pack_roots(roots), batch_id))
         db.executemany(
             "INSERT INTO journal (batch_id, seq, group_id, action, path, size, mtime_ns, device, "
             "inode, content_hash, kept, kept_device, kept_inode, by_identity, target, temp, "
@@ -161,7 +175,8 @@ class Recorder:
         self.last = time.monotonic()
 
     def add(self, seq: int, outcome) -> None:
-        self.pending.append((outcome.state, outcome.message, _b(outcome.target),
+        # a message names files: text_value keeps names that are not UTF-8 exactly
+        self.pending.append((outcome.state, text_value(outcome.message), _b(outcome.target),
                              None if outcome.undo is None else json.dumps(outcome.undo),
                              time.time(), self.batch_id, seq))
         if outcome.undoes is not None and outcome.state == "done":
@@ -171,7 +186,7 @@ class Recorder:
             self.flush()
 
     def flush(self, status: str | None = None) -> None:
-        with _Tx(self.store, "journaling results") as db:
+        with _Tx(self.store, "journaling results", _RESULTS_UNSAVED) as db:
             db.executemany(
                 "UPDATE journal SET state = ?, message = ?, target = coalesce(?, target), "
                 "undo = ?, updated_at = ? WHERE batch_id = ? AND seq = ?", self.pending)
@@ -203,7 +218,7 @@ def batches(store: Store) -> list[Batch]:
     for batch_id, state, n in db.execute(
             "SELECT batch_id, state, count(*) FROM journal GROUP BY batch_id, state"):
         counts.setdefault(batch_id, {})[state] = n
-    return [Batch(r[0], r[1], r[2], r[3], r[4], r[5], r[6], counts.get(r[0], {}))
+    return [Batch(r[0], r[1], r[2], r[3], r[4], text_of(r[5]), r[6], counts.get(r[0], {}))
             for r in db.execute("SELECT id, created_at, finished_at, action, status, "
                                 "description, undo_of FROM batches ORDER BY id DESC")]
 
@@ -228,7 +243,7 @@ _ENTRY_SQL = ("SELECT id, batch_id, seq, group_id, action, path, size, state, me
 def entries(store: Store, batch_id: int) -> list[Entry]:
     """The files of a batch, in the order they were acted on."""
     rows = store.connection.execute(_ENTRY_SQL + "WHERE batch_id = ? ORDER BY seq", (batch_id,))
-    return [Entry(r[0], r[1], r[2], r[3], r[4], _s(r[5]), r[6], r[7], r[8], _s(r[9]),
+    return [Entry(r[0], r[1], r[2], r[3], r[4], _s(r[5]), r[6], r[7], text_of(r[8]), _s(r[9]),
                   _s(r[10]), r[7] == "done" and r[11] is not None and r[12] is None, r[12])
             for r in rows]
 
@@ -310,6 +325,9 @@ class _BatchContext:
     started_ns: int
     files: set  # (device, inode) of every file the batch names (sources, kept copies)
     claimed: dict  # name -> seq of the row whose file it is (done rows, and settled ones)
+    # seq -> (batch, action, target) of another batch that moved, trashed or deleted the
+    # very file of a planned row (not undone): the file is gone because of that batch
+    earlier: dict = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, db, batch_id: int, created_at: float) -> _BatchContext:
@@ -322,7 +340,14 @@ class _BatchContext:
                 files.add((kept_device % 2**64, kept_inode % 2**64))
             if state == "done" and target is not None:
                 claimed.setdefault(_s(target), seq)
-        return cls(int(created_at * 1e9) - _CLOCK_SLACK_NS, files, claimed)
+        earlier = {seq: (other, action, _s(target)) for seq, other, action, target in db.execute(
+            "SELECT p.seq, o.batch_id, o.action, o.target FROM journal p JOIN journal o "
+            "ON o.device = p.device AND o.inode = p.inode AND o.size = p.size "
+            "AND o.mtime_ns = p.mtime_ns WHERE p.batch_id = ? AND p.state = 'planned' "
+            "AND p.action IN ('move', 'trash', 'delete') AND o.batch_id != p.batch_id "
+            "AND o.state = 'done' AND o.undone_by IS NULL "
+            "AND o.action IN ('move', 'trash', 'delete')", (batch_id,))}
+        return cls(int(created_at * 1e9) - _CLOCK_SLACK_NS, files, claimed, earlier)
 
     def made_by_us(self, st, seq: int, name: str) -> bool:
         """Can the file ``st`` at ``name`` only be the copy row ``seq`` made?"""
@@ -342,6 +367,13 @@ def _settle(row, context: _BatchContext):
     ident = Identity(size, mtime_ns, device, inode)
     st = _lstat(path)
     intact = st is not None and ident.matches(st)
+    if st is None and seq in context.earlier:
+        # planned from a store that still listed it: another batch took it away first,
+        # and its journal says where (found at the target, it is that batch's file)
+        other, did, where = context.earlier[seq]
+        verb = {"move": "moved", "trash": "trashed", "delete": "deleted"}[did]
+        return Outcome("skipped", f"not done: batch {other} had {verb} it already"
+                       + (f" (to {where})" if where and did != "delete" else ""))
     if action in ("hardlink", "symlink"):
         kept_ident = Identity(0, 0, kept_device, kept_inode)
         symbolic = action == "symlink"

@@ -18,10 +18,15 @@ from simgui.core.store.database import (
     StoreError,
     default_db_path,
     is_damage,
+    is_full,
+    rollback_quietly,
+    store_failure,
+    text_of,
+    text_value,
 )
 
 __all__ = [
     "APPLICATION_ID", "DAMAGED_ADVICE", "ENV_DB", "MINHASH_SLOTS", "SCHEMA_VERSION",
     "FileRecord", "KnownFile", "StoreError", "Store", "StoredFiles", "default_db_path",
-    "is_damage",
+    "is_damage", "is_full", "rollback_quietly", "store_failure", "text_of", "text_value",
 ]

@@ -45,6 +45,69 @@ class StoreError(Exception):
     """The store cannot be used; the message says why in one line."""
 
 
+def is_full(exc: BaseException) -> bool:
+    """SQLite could not grow the store: the disk (or a size limit) is full."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF == sqlite3.SQLITE_FULL:
+        return True
+    return isinstance(exc, sqlite3.Error) and "database or disk is full" in str(exc)
+
+
+def is_read_only(exc: BaseException) -> bool:
+    """SQLite may not write the store (the file, its folder or the file system is read-only)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
+        return True
+    return isinstance(exc, sqlite3.Error) and "readonly database" in str(exc)
+
+
+def store_failure(path, doing: str, exc: BaseException,
+                  then: str = "the store keeps what it held before") -> StoreError:
+    """A failed SQLite call as one line: what failed, why in words, and what to do.
+    ``then`` says what the failure left behind (a full disk or a read-only store)."""
+    head = f"store {path}: failed {doing}"
+    if is_full(exc):
+        return StoreError(f"{head}: the disk holding the store is full ({exc}); free space "
+                          f"there and run again; {then}")
+    if is_read_only(exc):
+        return StoreError(f"{head}: the store cannot be written ({exc}): the file, its folder "
+                          f"or its file system is read-only; {then}")
+    return StoreError(f"{head}: {exc}" + (f" ({DAMAGED_ADVICE})" if is_damage(exc) else ""))
+
+
+def rollback_quietly(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already done so itself (it does
+    on a full disk or an I/O error): a failing ROLLBACK must not hide why it was needed."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+
+def text_value(text: str | None):
+    """A text for a TEXT column that may hold file names: the str itself when it is valid
+    UTF-8, else its bytes as a BLOB (a name's undecodable bytes are surrogate escapes in a
+    str, which SQLite cannot bind as text); :func:`text_of` turns either back."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate no file name decodes to
+            return text.encode("utf-8", "surrogatepass")
+
+
+def text_of(value) -> str | None:
+    """A text written by :func:`text_value` (older rows are plain TEXT), as the str it was."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    return value
+
+
 def default_db_path() -> Path:
     """``$SIMGUI_DB`` if set, else ``simgui.sqlite3`` in the user data directory."""
     override = os.environ.get(ENV_DB)
@@ -144,6 +207,11 @@ _MIGRATIONS: list[str] = [
     ALTER TABLE files ADD COLUMN simhash INTEGER;  -- 64 bits, as a signed integer
     ALTER TABLE files ADD COLUMN minhash BLOB;     -- 128 little-endian uint32 slots
     """,
+    # 4: the scanned folders a batch acted in, which its undo walks from (JSON list of
+    # the hex of each path's bytes; NULL: a batch journaled before, walked from /)
+    """
+    ALTER TABLE batches ADD COLUMN roots BLOB;
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
@@ -229,12 +297,56 @@ def _check_file_header(path: Path) -> None:
         raise StoreError(f"{path} is not a simgui store (not an SQLite database)")
 
 
-class Store:
-    """An open store.  Use as a context manager or call :meth:`close`."""
+def _unwritable(path: Path) -> str | None:
+    """Why this process cannot write the store at ``path`` (None: it can).  SQLite
+    writes beside the file too (its -wal and -shm files), so the folder counts."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        why = "the file is read-only"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        why = f"the folder {folder} is read-only"
+    else:
+        return None
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return f"{folder} is on a read-only file system"
+    except OSError:
+        pass
+    return why
 
-    def __init__(self, path: str | os.PathLike | None = None):
+
+def _read_only_uri(path: Path, immutable: bool) -> str:
+    from urllib.parse import quote
+
+    return (f"file:{quote(os.fsencode(path.absolute()))}?mode=ro"
+            + ("&immutable=1" if immutable else ""))
+
+
+class Store:
+    """An open store.  Use as a context manager or call :meth:`close`.
+
+    ``read_only``: False (the default), the store must be writable, and a one-line
+    StoreError says why it is not; True, open it for reading only; None, for writing
+    when this process may, else for reading only (the reading commands: a store the user
+    cannot write still shows its files, groups and journal).  :attr:`read_only` says
+    which it got; a store opened for reading is never migrated or changed.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, *,
+                 read_only: bool | None = False):
         self.path = Path(path) if path is not None else default_db_path()
         _check_file_header(self.path)
+        why = None if read_only else _unwritable(self.path)
+        if why and read_only is False:
+            raise StoreError(f"store {self.path} cannot be written: {why} (the reading "
+                             "commands, such as stats, groups and remove --dry-run, still "
+                             "work on it)")
+        self.read_only = bool(read_only) or (why is not None and self.path.exists())
+        if self.read_only:
+            self._open_read_only()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None)
@@ -242,8 +354,17 @@ class Store:
             raise StoreError(f"cannot open store {self.path}: {exc}") from None
         try:
             self._setup()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             self._db.close()
+            if is_read_only(exc) and read_only is None and self.path.exists():
+                # the file system said no where os.access said yes (root squash, say)
+                self.read_only = True
+                self._open_read_only()
+                return
+            if is_read_only(exc):
+                raise StoreError(f"store {self.path} cannot be written: {exc}") from None
+            if is_full(exc):
+                raise store_failure(self.path, "opening the store", exc) from None
             raise StoreError(f"{self.path} is not a usable simgui store: {exc}") from None
         except StoreError:
             self._db.close()
@@ -251,7 +372,41 @@ class Store:
 
     # -- opening and migrating ------------------------------------------------
 
-    def _setup(self) -> None:
+    def _open_read_only(self) -> None:
+        """Open for reading only, and write nothing, not even beside the store: without a
+        -wal file all the data is in the store file itself, and SQLite is told the file
+        will not change (else it would leave -wal and -shm files as read-only as the
+        store, which keep it read-only even after the user makes it writable again)."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        # with a -wal file, read it too; without a -shm file and the right to make one,
+        # SQLite cannot: then the committed data of the store file only
+        for immutable in dict.fromkeys((not wal.exists(), True)):
+            try:
+                self._db = sqlite3.connect(_read_only_uri(self.path, immutable), uri=True,
+                                           isolation_level=None)
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open store {self.path} for reading: {exc}") from None
+            try:
+                version = self._check_schema()
+                break
+            except StoreError:
+                self._db.close()
+                raise
+            except sqlite3.Error as exc:
+                self._db.close()
+                if not immutable:
+                    continue
+                raise StoreError(f"cannot open store {self.path} for reading: {exc}"
+                                 + (f" ({DAMAGED_ADVICE})" if is_damage(exc) else "")) from None
+        if version < SCHEMA_VERSION:
+            self._db.close()
+            raise StoreError(
+                f"store {self.path} is read-only and was written by an older simgui (schema "
+                f"{version}, this one needs {SCHEMA_VERSION}): it cannot be updated; make it "
+                "writable and run any simgui command once")
+
+    def _check_schema(self) -> int:
+        """Refuse another program's database and a newer simgui's store; the schema version."""
         db = self._db
         db.execute("PRAGMA busy_timeout = 5000")
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
@@ -264,6 +419,11 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer simgui (schema {version}, "
                              f"this one knows {SCHEMA_VERSION}); upgrade simgui")
+        return version
+
+    def _setup(self) -> None:
+        db = self._db
+        version = self._check_schema()
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
@@ -296,9 +456,9 @@ class Store:
                     db.execute("COMMIT")
                     return False
                 except sqlite3.Error:
-                    db.execute("ROLLBACK")
+                    rollback_quietly(db)  # the COMMIT's error is the one to tell
                     raise
-            db.execute("ROLLBACK")
+            rollback_quietly(db)
             return False
 
     def _write(self) -> Store._Transaction:
@@ -391,7 +551,7 @@ class Store:
         rows = [(r.path, r.size, r.mtime_ns, r.device, r.inode, r.extension,
                  tagset_id if r.sum_table is not None else None,
                  None if r.sum_table is None else _table_blob(r.sum_table),
-                 r.content_hash, now, scan_id, r.error,
+                 r.content_hash, now, scan_id, text_value(r.error),
                  None if r.simhash is None else _signed64(r.simhash),
                  None if r.minhash is None else _minhash_blob(r.minhash)) for r in records]
         with self._guard("saving scan results"), self._write():
@@ -419,7 +579,7 @@ class Store:
 
     def add_issues(self, scan_id: int, issues: Iterable[tuple[bytes, str, str]]) -> None:
         """Record (path, kind, message) for things a scan skipped or could not read."""
-        rows = [(scan_id, path, kind, message) for path, kind, message in issues]
+        rows = [(scan_id, path, kind, text_value(message)) for path, kind, message in issues]
         if rows:
             with self._guard("saving scan issues"), self._write():
                 self._db.executemany(
@@ -433,7 +593,7 @@ class Store:
             scan_id = row[0]
         rows = self._db.execute("SELECT path, kind, message FROM scan_issues WHERE scan_id = ? "
                                 "ORDER BY rowid", (scan_id,))
-        return [(os.fsdecode(p), k, m) for p, k, m in rows]
+        return [(os.fsdecode(p), k, text_of(m)) for p, k, m in rows]
 
     # -- reading results --------------------------------------------------------
 
@@ -459,9 +619,13 @@ class Store:
 
     def files(self, tagset_id: int | None = None) -> StoredFiles:
         """Every file with a sum table (of ``tagset_id``, default: the default tags)."""
-        if tagset_id is None:
+        if tagset_id is None and not self.read_only:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
         with self._guard("reading the stored files"):
+            if tagset_id is None:  # looked up, not added: a read-only store has what it has
+                row = self._db.execute("SELECT id FROM tagsets WHERE tags = ?",
+                                       (tags_to_hex(DEFAULT_TAGS),)).fetchone()
+                tagset_id = row[0] if row else 0  # 0: no tag set, so no file
             rows = self._db.execute(
                 "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, "
                 "inode, simhash, minhash FROM files "
@@ -491,7 +655,7 @@ class Store:
         """(path, error) of stored files that could not be read."""
         for path, error in self._db.execute(
                 "SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path"):
-            yield os.fsdecode(path), error
+            yield os.fsdecode(path), text_of(error)
 
     # -- errors -------------------------------------------------------------------
 
@@ -510,8 +674,7 @@ class _Guard:
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, sqlite3.Error):
-            raise StoreError(f"store {self.path}: failed {self.doing}: {exc}" + (
-                f" ({DAMAGED_ADVICE})" if is_damage(exc) else "")) from None
+            raise store_failure(self.path, self.doing, exc) from None
         return False
 
 
