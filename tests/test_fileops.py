@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from simgui.core.cleanup import actions, journal, running
+from simgui.core.cleanup import actions, journal, running, trash
 from simgui.core.cleanup.plan import Operation, Plan
 from simgui.core.cleanup import Action, KeepRule, execute, plan_marked, plan_removal, undo
 from simgui.core.search.groups import Group, Member
@@ -23,18 +23,13 @@ from simgui.core.store import Store
 
 @pytest.fixture
 def trash_home(tmp_path, monkeypatch):
-    """A throwaway HOME and freedesktop trash: tests never touch the real trash."""
-    from send2trash import plat_other
-
+    """A throwaway HOME and freedesktop trash: tests never touch the real trash (the
+    trash reads both variables each time it looks for the home trash)."""
     home = tmp_path / "home"
     data = home / ".local" / "share"
     data.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    # send2trash reads these once, at import
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data / "Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(data / "Trash"))
     return data / "Trash"
 
 
@@ -87,6 +82,14 @@ def stat_member(path: str, index: int = 0) -> Member:
     h = xxhash.xxh3_128(Path(path).read_bytes()).digest()
     return Member(index, path, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, h, True,
                   0.0, 0, 100.0)
+
+
+def full_path(name, dir_fd=None) -> str:
+    """The path a call names: clean-up calls name files in opened folders (``dir_fd``)."""
+    name = os.fsdecode(name)
+    if dir_fd is None or os.path.isabs(name):
+        return name
+    return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
 
 
 def every_content(*folders: Path) -> list[bytes]:
@@ -220,7 +223,8 @@ def test_trash_then_undo(tmp_path, store, trash_home):
     result = execute(plan_removal(groups, action=Action.TRASH), store)
     assert [r.status for r in result.results] == ["done", "done"]
     assert os.path.exists(t / "a/f.txt") and not os.path.exists(t / "b/f.txt")
-    assert sorted(os.listdir(trash_home / "files")) == ["f 1.txt", "f.txt"]
+    trashed = sorted(os.listdir(trash_home / "files"))  # the second named by its inode
+    assert trashed[1] == "f.txt" and trashed[0].startswith("f.ino") and trashed[0].endswith(".txt")
     assert all(r.target and r.target.startswith(str(trash_home)) for r in result.results)
     assert_nothing_lost(originals, tmp_path)
     entries = journal.entries(store, result.batch_id)
@@ -295,7 +299,7 @@ def test_permission_denied_is_a_failure_and_the_others_go_on(tmp_path, store, mo
     real_unlink = os.unlink
 
     def unlink(path, *args, **kwargs):
-        if os.fsdecode(path) == str(t / "b"):
+        if full_path(path, kwargs.get("dir_fd")) == str(t / "b"):
             raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
         return real_unlink(path, *args, **kwargs)
 
@@ -311,16 +315,17 @@ def test_permission_denied_is_a_failure_and_the_others_go_on(tmp_path, store, mo
 def test_permission_denied_by_the_trash(tmp_path, store, trash_home, monkeypatch):
     t = tmp_path / "t"
     originals = make_tree(t, {"a": b"q" * 10, "b": b"q" * 10})
-    real_rename = os.rename
+    real_rename = trash._rename_noreplace
 
-    def rename(src, dst, *args, **kwargs):
-        if os.fsdecode(src) == str(t / "b"):
-            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(src))
-        return real_rename(src, dst, *args, **kwargs)
+    def rename(src_fd, src, dst_fd, dst):
+        if src == b"b":
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_rename(src_fd, src, dst_fd, dst)
 
-    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(trash, "_rename_noreplace", rename)
     result = execute(plan_removal(scan_groups(store, t), action=Action.TRASH), store)
     assert statuses(result) == {"b": "failed"} and (t / "b").exists()
+    assert str(t / "b") in result.failed[0].message
     assert_nothing_lost(originals, tmp_path)
 
 
@@ -367,17 +372,18 @@ def _other_file_system(monkeypatch, dest: Path) -> None:
     """Pretend ``dest`` is another file system: links and renames into or out of it fail."""
     real_link, real_rename = os.link, os.rename
 
-    def crosses(src, dst) -> bool:
-        inside = [os.fsdecode(p).startswith(str(dest)) for p in (src, dst)]
+    def crosses(src, dst, kwargs) -> bool:
+        inside = [full_path(p, kwargs.get(fd)).startswith(str(dest))
+                  for p, fd in ((src, "src_dir_fd"), (dst, "dst_dir_fd"))]
         return inside[0] != inside[1]
 
     def link(src, dst, **kwargs):
-        if crosses(src, dst):
+        if crosses(src, dst, kwargs):
             raise OSError(errno.EXDEV, "Invalid cross-device link", os.fsdecode(src))
         return real_link(src, dst, **kwargs)
 
     def rename(src, dst, **kwargs):
-        if crosses(src, dst):
+        if crosses(src, dst, kwargs):
             raise OSError(errno.EXDEV, "Invalid cross-device link", os.fsdecode(src))
         return real_rename(src, dst, **kwargs)
 
@@ -436,7 +442,7 @@ def test_disk_full_during_a_move_leaves_the_source_and_no_debris(tmp_path, store
                                   target_dir=str(dest), roots=[str(t)]), store)
     assert statuses(result) == {"b": "failed"}
     assert "no space left" in result.results[0].message
-    assert (t / "b").read_bytes() == b"F" * 100_000 and os.listdir(dest) == []
+    assert (t / "b").read_bytes() == b"F" * 100_000 and not dest.exists()  # made, removed
     assert journal.entries(store, result.batch_id)[0].state == "failed"
     assert_nothing_lost(originals, tmp_path)
 
@@ -448,7 +454,7 @@ def test_failure_to_remove_the_source_after_copying_rolls_back(tmp_path, store, 
     real_unlink = os.unlink
 
     def unlink(path, *args, **kwargs):
-        if os.fsdecode(path) == str(t / "b"):
+        if full_path(path, kwargs.get("dir_fd")) == str(t / "b"):
             raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
         return real_unlink(path, *args, **kwargs)
 
@@ -456,7 +462,7 @@ def test_failure_to_remove_the_source_after_copying_rolls_back(tmp_path, store, 
     result = execute(plan_removal(scan_groups(store, t), action=Action.MOVE,
                                   target_dir=str(dest), roots=[str(t)]), store)
     assert statuses(result) == {"b": "failed"}
-    assert (t / "b").exists() and os.listdir(dest) == []  # one copy, where it was
+    assert (t / "b").exists() and not dest.exists()  # one copy, where it was
     assert_nothing_lost(originals, tmp_path)
 
 
@@ -464,7 +470,7 @@ def test_hard_link_failure_leaves_the_duplicate_untouched(tmp_path, store, monke
     t = tmp_path / "t"
     originals = make_tree(t, {"a": b"H" * 10, "b": b"H" * 10})
 
-    def replace(src, dst):
+    def replace(src, dst, **kwargs):
         raise OSError(errno.EIO, "Input/output error", dst)
 
     monkeypatch.setattr(os, "replace", replace)
@@ -600,7 +606,7 @@ def _interrupt_after_unlinking(monkeypatch, path: Path) -> None:
 
     def unlink(p, *args, **kwargs):
         real_unlink(p, *args, **kwargs)
-        if os.fsdecode(p) == str(path):
+        if full_path(p, kwargs.get("dir_fd")) == str(path):
             raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "unlink", unlink)
@@ -687,7 +693,7 @@ def test_kept_copy_replaced_just_before_linking_to_it(tmp_path, store, monkeypat
     real = getattr(os, name)
 
     def make_link(src, dst, **kwargs):
-        if os.fsdecode(src) in (kept, os.path.abspath(kept)):
+        if full_path(src, kwargs.get("src_dir_fd")) in (kept, os.path.abspath(kept)):
             _editor_save(kept, b"version 2")  # after the last check, before the link
         return real(src, dst, **kwargs)
 
@@ -704,9 +710,9 @@ def test_a_failure_found_after_the_swap_says_the_file_was_replaced(tmp_path, sto
     make_tree(t, {"a": b"S" * 100, "b": b"S" * 100})
     real_replace = os.replace
 
-    def replace(src, dst):
-        real_replace(src, dst)
-        if os.fsdecode(dst) == str(t / "b"):
+    def replace(src, dst, **kwargs):
+        real_replace(src, dst, **kwargs)
+        if full_path(dst, kwargs.get("dst_dir_fd")) == str(t / "b"):
             _editor_save(str(t / "a"), b"other")  # the symbolic link now shows other bytes
 
     monkeypatch.setattr(os, "replace", replace)
@@ -725,7 +731,7 @@ def test_a_file_replaced_just_before_moving_stays_and_is_skipped(tmp_path, store
     real_link = os.link
 
     def link(src, dst, **kwargs):
-        if os.fsdecode(src) == str(t / "b"):
+        if full_path(src, kwargs.get("src_dir_fd")) == str(t / "b"):
             _editor_save(str(t / "b"), b"new work")  # after verify(), before the link
         return real_link(src, dst, **kwargs)
 
@@ -734,7 +740,7 @@ def test_a_file_replaced_just_before_moving_stays_and_is_skipped(tmp_path, store
                                   target_dir=str(dest), roots=[str(t)]), store)
     assert statuses(result) == {"b": "skipped"}, result.describe()
     assert "replaced by another file just before moving" in result.results[0].message
-    assert (t / "b").read_bytes() == b"new work" and os.listdir(dest) == []
+    assert (t / "b").read_bytes() == b"new work" and not dest.exists()
 
 
 # -- file systems without hard links ---------------------------------------------------------

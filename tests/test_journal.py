@@ -115,11 +115,11 @@ def test_crash_while_replacing_with_a_hard_link(tmp_path, store, hard_crash):
     t, originals, plan = five_copies(tmp_path, store, action=Action.HARDLINK)
     real_replace, calls = os.replace, []
 
-    def replace(src, dst):
+    def replace(src, dst, **kwargs):
         calls.append(dst)
         if len(calls) == 2:
             raise Crash()
-        real_replace(src, dst)
+        real_replace(src, dst, **kwargs)
 
     hard_crash.setattr(os, "replace", replace)
     hard_crash.setattr(actions, "_remove_quietly", lambda path: None)
@@ -136,18 +136,18 @@ def test_crash_while_replacing_with_a_hard_link(tmp_path, store, hard_crash):
 
 def test_crash_after_trashing_before_journaling(tmp_path, store, trash_home, hard_crash):
     t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
-    real_find, calls = trash.find_in_trash, []
+    real_entry, calls = trash.trash_entry, []
 
-    def find(path, ident):
-        calls.append(path)
+    def entry(*args):
+        calls.append(real_entry(*args))
         if len(calls) == 2:
             raise Crash()
-        return real_find(path, ident)
+        return calls[-1]
 
-    hard_crash.setattr(trash, "find_in_trash", find)
+    hard_crash.setattr(trash, "trash_entry", entry)
     with pytest.raises(Crash):
         execute(plan, store)
-    hard_crash.setattr(trash, "find_in_trash", real_find)
+    hard_crash.setattr(trash, "trash_entry", real_entry)
     batch_id = journal.batches(store)[0].id
     settled = journal.recover(store)
     assert [e.state for e in settled] == ["done", "done", "skipped", "skipped"]
@@ -181,11 +181,11 @@ def test_a_file_gone_without_trace_is_reported_unknown(tmp_path, store, trash_ho
                                                        hard_crash):
     t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
 
-    def send(path):
+    def send(dir_fd, name, path, *args):
         os.rename(path, tmp_path / "stolen")  # someone else took it
         raise Crash()
 
-    hard_crash.setattr(trash, "send_to_trash", send)
+    hard_crash.setattr(trash, "trash_entry", send)
     with pytest.raises(Crash):
         execute(plan, store)
     settled = journal.recover(store)
@@ -291,7 +291,7 @@ def test_recover_keeps_an_original_whose_target_name_holds_another_rows_file(
     real_relocate = actions.relocate
 
     def relocate(*args, **kwargs):
-        if os.path.exists(dest):
+        if os.path.exists(dest / "DCIM/img.jpg"):
             raise Crash()  # before the second file
         return real_relocate(*args, **kwargs)
 

@@ -17,7 +17,7 @@ from simgui.core.search.analysis import Analysis, MissingFingerprints, SearchSet
 from simgui.core.reading.fingerprints import SLOTS, fingerprints
 from simgui.core.reading.scanner import ScanOptions, scan
 from simgui.core.search.simfind import SearchSpace, Tolerances
-from simgui.core.store import MINHASH_SLOTS, SCHEMA_VERSION, Store
+from simgui.core.store import MINHASH_SLOTS, Store
 from tests.reference import tag_free_bytes
 
 
@@ -155,7 +155,8 @@ def test_an_older_store_gains_empty_fingerprint_columns(tmp_path):
     db.execute("INSERT INTO files (path, size, mtime_ns, device, inode, extension, tagset_id, "
                "sum_table, content_hash, scanned_at) VALUES (x'2f61', 3, 1, 1, 1, '', 1, ?, ?, 0)",
                (bytes(128), bytes(16)))
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    db.execute("ALTER TABLE batches DROP COLUMN roots")  # and those of later migrations
+    db.execute("PRAGMA user_version = 2")  # a store from before migration 3 (fingerprints)
     db.commit()
     db.close()
     with Store(path) as store:

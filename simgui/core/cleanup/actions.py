@@ -5,6 +5,11 @@ Every function here acts on one verified file: :func:`verify` and
 bytes), :func:`place` and :func:`relocate` move it without ever overwriting or
 losing it, :func:`link` replaces it by a link to the kept copy.  They return
 an :class:`Outcome` for the journal or raise :class:`Skip` with the reason.
+
+A file is a :class:`Spot`: a name in a folder opened by
+:class:`simgui.core.cleanup.opened.OpenedFolders`, so that the proof and the act
+name the same file even when a folder on its path is swapped for a link in
+between (a plain path is accepted too, resolved as given: recovery and tests).
 """
 
 from __future__ import annotations
@@ -51,6 +56,27 @@ class Identity(NamedTuple):
         return cls(st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
 
 
+class Spot(NamedTuple):
+    """A file as simgui acts on it: ``name`` in the opened folder ``fd``; ``path`` is what
+    messages and the journal say.  ``fd`` None: ``name`` is a path, resolved as given."""
+
+    fd: int | None
+    name: str
+    path: str
+
+    @classmethod
+    def of(cls, where: Spot | str) -> Spot:
+        return where if isinstance(where, Spot) else cls(None, where, where)
+
+    def beside(self, name: str) -> Spot:
+        """Another name in the same folder."""
+        path = os.path.join(os.path.dirname(self.path), name)
+        return Spot(self.fd, name if self.fd is not None else path, path)
+
+    def lstat(self) -> os.stat_result:
+        return os.stat(self.name, dir_fd=self.fd, follow_symlinks=False)
+
+
 def file_key(m: Member) -> tuple[int, int]:
     """(device, inode) of a member, normalised like :meth:`Identity.same_inode`: two
     paths with one key are two names of one file, never two copies."""
@@ -75,19 +101,24 @@ class Outcome:
 # -- proofs -----------------------------------------------------------------------
 
 
-def check_before_acting(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
+def check_before_acting(path: Spot | str, ident: Identity, kept: Spot | str,
+                        kept_ident: Identity) -> None:
     """Raise Skip unless ``path`` and the kept copy are still the files scanned, and
     are two files: not one file under two names."""
+    path, kept = Spot.of(path), Spot.of(kept)
     st = verify(path, ident)
     kept_st = verify(kept, kept_ident, what="the kept copy ")
     if os.path.samestat(st, kept_st):
-        raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
+        raise Skip(f"{path.path} is the same file as the kept copy {kept.path} "
+                   "(another name for it)")
 
 
-def verify(path: str, ident: Identity, what: str = "") -> os.stat_result:
+def verify(path: Spot | str, ident: Identity, what: str = "") -> os.stat_result:
     """lstat ``path``; raise Skip unless it is the regular file scanned."""
+    spot = Spot.of(path)
+    path = spot.path
     try:
-        st = os.lstat(path)
+        st = spot.lstat()
     except FileNotFoundError:
         raise Skip(f"{what}{path} is gone since the scan") from None
     if stat.S_ISLNK(st.st_mode):
@@ -103,20 +134,22 @@ def verify(path: str, ident: Identity, what: str = "") -> os.stat_result:
     return st
 
 
-def compare(path: str, ident: Identity, kept: str, kept_ident: Identity) -> None:
+def compare(path: Spot | str, ident: Identity, kept: Spot | str, kept_ident: Identity) -> None:
     """Raise Skip unless both files (still the ones scanned) hold the same bytes."""
+    path, kept = Spot.of(path), Spot.of(kept)
     with _open_checked(path, ident) as a, _open_checked(kept, kept_ident) as b:
         if os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno())):
             # a file always equals itself: that proves nothing about a second copy
-            raise Skip(f"{path} is the same file as the kept copy {kept} (another name for it)")
+            raise Skip(f"{path.path} is the same file as the kept copy {kept.path} "
+                       "(another name for it)")
         if not same_content(a, b):
-            raise Skip(f"content differs from the kept copy {kept}")
+            raise Skip(f"content differs from the kept copy {kept.path}")
         # written in place while being read (same inode, new mtime): the bytes read
         # may be a mix of old and new
         if not ident.matches(os.fstat(a.fileno())):
-            raise Skip(f"{path} changed while being compared")
+            raise Skip(f"{path.path} changed while being compared")
         if not kept_ident.matches(os.fstat(b.fileno())):
-            raise Skip(f"the kept copy {kept} changed while being compared")
+            raise Skip(f"the kept copy {kept.path} changed while being compared")
 
 
 def same_content(a, b) -> bool:
@@ -131,13 +164,24 @@ def same_content(a, b) -> bool:
             return True
 
 
-def _open_checked(path: str, ident: Identity):
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-                 | getattr(os, "O_NONBLOCK", 0))
-    f = os.fdopen(fd, "rb", buffering=0)
-    if not ident.matches(os.fstat(fd)):
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_read(spot: Spot):
+    """The file named by ``spot`` for reading, never through a link."""
+    try:
+        fd = os.open(spot.name, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0),
+                     dir_fd=spot.fd)
+    except OSError as exc:
+        raise _named(exc, spot.path) from None
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def _open_checked(spot: Spot, ident: Identity):
+    f = _open_read(spot)
+    if not ident.matches(os.fstat(f.fileno())):
         f.close()
-        raise Skip(f"{path} changed since the scan")
+        raise Skip(f"{spot.path} changed since the scan")
     return f
 
 
@@ -150,10 +194,38 @@ def why(exc: OSError) -> str:
     return f"{text}: {os.fsdecode(where)}" if where else text
 
 
+def _named(exc: OSError, path: str) -> OSError:
+    """``exc`` about ``path``: a call relative to an opened folder names only the last
+    part.  The same errno gives the same subclass (FileExistsError, ...)."""
+    if exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror, path)
+
+
+def _link_error(exc: OSError, src: Spot, dst: Spot) -> OSError:
+    """A failed link or rename named by what refused it: the folder of the new name when
+    it cannot be written there (permission, read-only, full), the new name when taken,
+    else the file itself."""
+    if exc.errno == errno.EEXIST:
+        return _named(exc, dst.path)
+    if exc.errno in (errno.EACCES, errno.EROFS, errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+        return _named(exc, os.path.dirname(dst.path) or dst.path)
+    return _named(exc, src.path)
+
+
+def remove(spot: Spot | str) -> None:
+    """Remove the name ``spot`` (a permanent delete of a verified file)."""
+    spot = Spot.of(spot)
+    try:
+        os.unlink(spot.name, dir_fd=spot.fd)
+    except OSError as exc:
+        raise _named(exc, spot.path) from None
+
+
 # -- moving -----------------------------------------------------------------------
 
 
-def place(src: str, dst: str, ident: Identity | None = None) -> None:
+def place(src: Spot | str, dst: Spot | str, ident: Identity | None = None) -> None:
     """Give ``src`` the name ``dst`` on the same file system, never replacing a file.
 
     link + unlink is an atomic no-overwrite rename; a crash between them
@@ -161,23 +233,26 @@ def place(src: str, dst: str, ident: Identity | None = None) -> None:
     given the new name must be that one: ``src`` may have been replaced since it
     was verified, and then it stays where it is (Skip says so).
     """
+    src, dst = Spot.of(src), Spot.of(dst)
     with _sigint_deferred():
         try:
-            os.link(src, dst, follow_symlinks=False)
+            os.link(src.name, dst.name, src_dir_fd=src.fd, dst_dir_fd=dst.fd,
+                    follow_symlinks=False)
         except OSError as exc:
             if exc.errno not in _NO_HARD_LINKS:
-                raise
+                raise _link_error(exc, src, dst) from None
             _rename_no_replace(src, dst, ident)
             return
         try:
-            if ident is not None and not ident.matches(os.lstat(dst)):
-                raise Skip(f"{src} was replaced by another file just before moving it; "
+            if ident is not None and not ident.matches(dst.lstat()):
+                raise Skip(f"{src.path} was replaced by another file just before moving it; "
                            "left in place")
-            os.unlink(src)
+            remove(src)
         except BaseException as exc:
             if not _unlink_second_name(src, dst) and isinstance(exc, Skip):
-                raise OSError(errno.EIO, f"{src} was replaced while being moved; the file now "
-                                         f"at {dst} could not be taken back", dst) from None
+                raise OSError(errno.EIO, f"{src.path} was replaced while being moved; the file "
+                                         f"now at {dst.path} could not be taken back",
+                              dst.path) from None
             raise
 
 
@@ -185,7 +260,7 @@ def place(src: str, dst: str, ident: Identity | None = None) -> None:
 _NO_HARD_LINKS = (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS)
 
 
-def _unlink_second_name(src: str, dst: str) -> bool:
+def _unlink_second_name(src: Spot, dst: Spot) -> bool:
     """Undo ``link(src, dst)`` after a failure; True if undone.
 
     Only while ``src`` is still a name of the same file: if it is gone, the unlink
@@ -195,13 +270,13 @@ def _unlink_second_name(src: str, dst: str) -> bool:
     src_st, dst_st = _lstat_or_none(src), _lstat_or_none(dst)
     if src_st is None or dst_st is None or not os.path.samestat(src_st, dst_st):
         return False
-    os.unlink(dst)
+    remove(dst)
     return True
 
 
-def _lstat_or_none(path: str) -> os.stat_result | None:
+def _lstat_or_none(spot: Spot | str) -> os.stat_result | None:
     try:
-        return os.lstat(path)
+        return Spot.of(spot).lstat()
     except FileNotFoundError:
         return None
 
@@ -234,7 +309,7 @@ def _sigint_deferred():
             previous(signal.SIGINT, caught[0])  # usually raises KeyboardInterrupt
 
 
-def _rename_no_replace(src: str, dst: str, ident: Identity | None) -> None:
+def _rename_no_replace(src: Spot, dst: Spot, ident: Identity | None) -> None:
     """Rename ``src`` to ``dst``, raising FileExistsError rather than replacing a file."""
     if ident is not None:
         verify(src, ident)  # no link to check afterwards: check before
@@ -242,9 +317,12 @@ def _rename_no_replace(src: str, dst: str, ident: Identity | None) -> None:
         return
     # no renameat2 (not Linux, old C library or kernel, or a file system that refuses
     # the flag): check, then rename; a file created at dst in between is replaced
-    if os.path.lexists(dst):
-        raise FileExistsError(errno.EEXIST, "file exists", dst)
-    os.rename(src, dst)
+    if _lstat_or_none(dst) is not None:
+        raise FileExistsError(errno.EEXIST, "file exists", dst.path)
+    try:
+        os.rename(src.name, dst.name, src_dir_fd=src.fd, dst_dir_fd=dst.fd)
+    except OSError as exc:
+        raise _link_error(exc, src, dst) from None
 
 
 _AT_FDCWD = -100
@@ -265,26 +343,30 @@ def _renameat2():
     return fn
 
 
-def _renameat2_noreplace(src: str, dst: str) -> bool:
+def _renameat2_noreplace(src: Spot, dst: Spot) -> bool:
     """Atomic rename that never replaces ``dst``: True when done, False when not available
     here; FileExistsError when ``dst`` exists, OSError on other errors."""
     fn = _renameat2()
     if fn is None:
         return False
-    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
+    if fn(_AT_FDCWD if src.fd is None else src.fd, os.fsencode(src.name),
+          _AT_FDCWD if dst.fd is None else dst.fd, os.fsencode(dst.name),
+          _RENAME_NOREPLACE) == 0:
         return True
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
         return False  # the kernel or this file system does not know the flag
-    raise OSError(err, os.strerror(err), src, None, dst)
+    raise _link_error(OSError(err, os.strerror(err)), src, dst)
 
 
-def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool) -> Outcome:
+def relocate(src: Spot | str, ident: Identity, dst: Spot | str, temp: Spot | str, *,
+             free_name: bool) -> Outcome:
     """Move a verified file to ``dst`` (or a free variant of it when ``free_name``),
-    copying across file systems; never overwrites, never loses the source."""
-    os.makedirs(os.path.dirname(dst), exist_ok=True)
-    for target in candidates(dst) if free_name else [dst]:
-        if os.path.lexists(target):
+    copying across file systems; never overwrites, never loses the source.  The folder
+    of ``dst`` (and ``temp``, a name in it) must exist."""
+    src, dst, temp = Spot.of(src), Spot.of(dst), Spot.of(temp)
+    for target in _candidates(dst) if free_name else [dst]:
+        if _lstat_or_none(target) is not None:
             continue
         try:
             place(src, target, ident)
@@ -294,12 +376,14 @@ def relocate(src: str, ident: Identity, dst: str, temp: str, *, free_name: bool)
             if exc.errno != errno.EXDEV:
                 raise
             return _copy_across(src, ident, target, temp, free_name)
-        st = os.lstat(target)
-        if not ident.matches(st) or os.path.lexists(src) and os.path.samestat(st, os.lstat(src)):
-            raise OSError(errno.EIO, f"moved, but the file now at {target} is not the one "
-                                     "scanned, or is still at its old place too", target)
-        return Outcome("done", _moved(dst, target), target, undo_record("move", target, st))
-    raise Skip(f"{dst} is taken by another file")
+        st = target.lstat()
+        src_st = _lstat_or_none(src)
+        if not ident.matches(st) or src_st is not None and os.path.samestat(st, src_st):
+            raise OSError(errno.EIO, f"moved, but the file now at {target.path} is not the one "
+                                     "scanned, or is still at its old place too", target.path)
+        return Outcome("done", _moved(dst.path, target.path), target.path,
+                       undo_record("move", target.path, st))
+    raise Skip(f"{dst.path} is taken by another file")
 
 
 def _moved(dst: str, target: str) -> str:
@@ -314,13 +398,23 @@ def candidates(path: str):
         yield f"{base} ({n}){ext}"
 
 
-def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool) -> Outcome:
+def _candidates(spot: Spot):
+    """:func:`candidates` of a spot: names in the same folder."""
+    for path in candidates(spot.path):
+        yield spot.beside(os.path.basename(path))
+
+
+def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
+                 free_name: bool) -> Outcome:
     """Copy to a temporary name beside the target, fsync, compare the bytes, name it
     without overwriting, and only then remove the source; roll back on any failure."""
     with _open_checked(src, ident) as f_in:
         st = os.fstat(f_in.fileno())
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                     0o600)
+        try:
+            fd = os.open(temp.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600,
+                         dir_fd=temp.fd)
+        except OSError as exc:
+            raise _link_error(exc, src, temp) from None
         try:
             with os.fdopen(fd, "wb", buffering=0) as f_out:
                 copy_data(f_in, f_out)
@@ -328,13 +422,13 @@ def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool
                 os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
                 os.fsync(f_out.fileno())
                 copy = Identity.of_stat(os.fstat(f_out.fileno()))
-            with open(temp, "rb", buffering=0) as check:
+            with _open_read(temp) as check:
                 if not same_content(f_in, check):
-                    raise OSError(errno.EIO, "the copy differs from the original", temp)
+                    raise OSError(errno.EIO, "the copy differs from the original", temp.path)
             if not ident.matches(os.fstat(f_in.fileno())):
-                raise Skip(f"{src} changed while being copied")
+                raise Skip(f"{src.path} changed while being copied")
             target = None
-            for name in candidates(dst) if free_name else [dst]:
+            for name in _candidates(dst) if free_name else [dst]:
                 try:
                     place(temp, name, copy)
                 except FileExistsError:
@@ -342,29 +436,29 @@ def _copy_across(src: str, ident: Identity, dst: str, temp: str, free_name: bool
                 target = name
                 break
             if target is None:
-                raise Skip(f"{dst} is taken by another file")
+                raise Skip(f"{dst.path} is taken by another file")
         except BaseException:
             _remove_quietly(temp)
             raise
-    _fsync_dir(os.path.dirname(target))
+    _fsync_dir(target)
     try:
         with _sigint_deferred():
             verify(src, ident)  # not changed since the copy: the copy is the whole file
-            os.unlink(src)
+            remove(src)
     except BaseException as exc:
         # roll back only while the original is intact: if it is gone (Ctrl-C as unlink
         # returned), the copy is the file now
         if _intact(src, ident):
             _remove_quietly(target)  # the original stays; the copy goes
         elif isinstance(exc, Skip):
-            raise Skip(f"{exc}; the copy made before is left at {target}") from None
+            raise Skip(f"{exc}; the copy made before is left at {target.path}") from None
         raise
-    return Outcome("done", _moved(dst, target) + " (copied to another file system)", target,
-                   undo_record("move", target, os.lstat(target)))
+    return Outcome("done", _moved(dst.path, target.path) + " (copied to another file system)",
+                   target.path, undo_record("move", target.path, target.lstat()))
 
 
-def _intact(path: str, ident: Identity) -> bool:
-    st = _lstat_or_none(path)
+def _intact(spot: Spot | str, ident: Identity) -> bool:
+    st = _lstat_or_none(spot)
     return st is not None and stat.S_ISREG(st.st_mode) and ident.matches(st)
 
 
@@ -378,9 +472,13 @@ def copy_data(f_in, f_out) -> None:
             written += f_out.write(view[written:n])
 
 
-def _fsync_dir(folder: str) -> None:
+def _fsync_dir(spot: Spot) -> None:
+    """fsync the folder holding ``spot`` (best effort: some file systems refuse)."""
     try:
-        fd = os.open(folder, os.O_RDONLY)
+        if spot.fd is None:
+            fd = os.open(os.path.dirname(spot.path) or ".", os.O_RDONLY)
+        else:  # the opened folder may be O_PATH: open it for real, through itself
+            fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=spot.fd)
     except OSError:
         return
     try:
@@ -391,9 +489,9 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
-def _remove_quietly(path: str) -> None:
+def _remove_quietly(spot: Spot | str) -> None:
     try:
-        os.unlink(path)
+        remove(spot)
     except FileNotFoundError:
         pass
 
@@ -406,23 +504,33 @@ def undo_record(kind: str, at: str, st: os.stat_result, **extra) -> dict:
 # -- links --------------------------------------------------------------------------
 
 
-def link(path: str, ident: Identity, kept: str, kept_ident: Identity, temp: str, *,
-         symbolic: bool) -> Outcome:
-    """Replace ``path`` by a link to ``kept``: link to a temporary name, rename it over
-    ``path`` atomically, confirm; on failure the temporary name goes, ``path`` stays."""
-    if not symbolic and ident.same_inode(os.lstat(kept)):
-        raise Skip(f"already a hard link of {kept}")
+def link(path: Spot | str, ident: Identity, kept: Spot | str, kept_ident: Identity,
+         temp: Spot | str, *, symbolic: bool) -> Outcome:
+    """Replace ``path`` by a link to ``kept``: link to a temporary name (in the folder of
+    ``path``), rename it over ``path`` atomically, confirm; on failure the temporary name
+    goes, ``path`` stays."""
+    path, kept, temp = Spot.of(path), Spot.of(kept), Spot.of(temp)
+    if not symbolic and ident.same_inode(kept.lstat()):
+        raise Skip(f"already a hard link of {kept.path}")
     kind = "symbolic" if symbolic else "hard"
-    if symbolic:
-        os.symlink(os.path.abspath(kept), temp)
-    else:
-        os.link(kept, temp, follow_symlinks=False)
+    try:
+        if symbolic:
+            os.symlink(os.path.abspath(kept.path), temp.name, dir_fd=temp.fd)
+        else:
+            os.link(kept.name, temp.name, src_dir_fd=kept.fd, dst_dir_fd=temp.fd,
+                    follow_symlinks=False)
+    except OSError as exc:
+        raise _link_error(exc, kept, temp) from None  # a read-only folder: names it
     try:
         # a link goes to whatever has the name 'kept' now: it must be the file compared
-        if not kept_ident.matches(os.stat(temp) if symbolic else os.lstat(temp)):
-            raise Skip(f"the kept copy {kept} was replaced just before linking to it")
+        made = os.stat(temp.name, dir_fd=temp.fd) if symbolic else temp.lstat()
+        if not kept_ident.matches(made):
+            raise Skip(f"the kept copy {kept.path} was replaced just before linking to it")
         verify(path, ident)  # last look right before the swap
-        os.replace(temp, path)
+        try:
+            os.replace(temp.name, path.name, src_dir_fd=temp.fd, dst_dir_fd=path.fd)
+        except OSError as exc:
+            raise _named(exc, path.path) from None
     except BaseException:
         _remove_quietly(temp)
         raise
@@ -430,17 +538,20 @@ def link(path: str, ident: Identity, kept: str, kept_ident: Identity, temp: str,
     if not is_link_to(path, kept, kept_ident, symbolic) or (
             symbolic and not _intact(kept, kept_ident)):
         # too late to roll back: say what happened, not just that it failed
-        raise OSError(errno.EIO, f"replaced by a {kind} link to {kept}, but the link or the "
-                                 "kept copy could not be confirmed afterwards: check both",
-                      path)
-    return Outcome("done", f"{kind} link to {kept}")
+        raise OSError(errno.EIO, f"replaced by a {kind} link to {kept.path}, but the link or "
+                                 "the kept copy could not be confirmed afterwards: check both",
+                      path.path)
+    return Outcome("done", f"{kind} link to {kept.path}")
 
 
-def is_link_to(path: str, kept: str, kept_ident: Identity, symbolic: bool) -> bool:
+def is_link_to(path: Spot | str, kept: Spot | str, kept_ident: Identity,
+               symbolic: bool) -> bool:
+    path, kept = Spot.of(path), Spot.of(kept)
     try:
-        st = os.lstat(path)
+        st = path.lstat()
         if symbolic:
-            return stat.S_ISLNK(st.st_mode) and os.readlink(path) == os.path.abspath(kept)
+            return (stat.S_ISLNK(st.st_mode)
+                    and os.readlink(path.name, dir_fd=path.fd) == os.path.abspath(kept.path))
         return stat.S_ISREG(st.st_mode) and kept_ident.same_inode(st)
     except OSError:
         return False

@@ -3,16 +3,20 @@
 Right before each action the file is proven to be still the one scanned
 (device, inode, size, mtime_ns, and the bytes when identity justifies the
 action).  Every file gets a result: done, skipped (why) or failed (the error).
-A failure is never reported as success.
+A failure is never reported as success.  The proof and the act name the file in
+one folder opened for the batch (:mod:`simgui.core.cleanup.opened`): a folder on
+its path swapped for a link cannot turn the act on another file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 
 from simgui.core.cleanup import actions, journal, trash
-from simgui.core.cleanup.actions import Identity, Outcome
+from simgui.core.cleanup.actions import Identity, Outcome, Skip, Spot
+from simgui.core.cleanup.opened import OpenedFolders
 from simgui.core.cleanup.running import BatchResult, run_batch
 from simgui.core.cleanup.plan import Action, Operation, Plan
 from simgui.core.progress import ProgressCallback
@@ -41,10 +45,11 @@ def execute(plan: Plan, store: Store, *,
             for seq, op in enumerate(ops)]
 
     batch_id = journal.begin(store, plan.action.value, plan.describe(), rows,
-                             target_dir=plan.target_dir)
-    steps = [(seq, op.path, op.member.size, _step(op, batch_id, seq))
-             for seq, op in enumerate(ops)]
-    return run_batch(store, batch_id, plan.action.value, steps, progress)
+                             target_dir=plan.target_dir, roots=plan.roots)
+    with OpenedFolders(plan.roots, named=[plan.target_dir] if plan.target_dir else ()) as at:
+        steps = [(seq, op.path, op.member.size, _step(op, batch_id, seq, at))
+                 for seq, op in enumerate(ops)]
+        return run_batch(store, batch_id, plan.action.value, steps, progress)
 
 
 def temp_name(op: Operation, batch_id: int, seq: int) -> str | None:
@@ -59,25 +64,67 @@ def temp_name(op: Operation, batch_id: int, seq: int) -> str | None:
     return os.path.join(folder, f".simgui-{batch_id}-{seq}.tmp")
 
 
-def _step(op: Operation, batch_id: int, seq: int) -> Callable[[], Outcome]:
+def _step(op: Operation, batch_id: int, seq: int,
+          folders: OpenedFolders) -> Callable[[], Outcome]:
     ident = Identity.of(op.member)
     kept = Identity.of(op.kept)
     temp = temp_name(op, batch_id, seq)
 
     def do() -> Outcome:
-        actions.check_before_acting(op.path, ident, op.kept.path, kept)
+        path, kept_path = _locate(op, folders)
+        actions.check_before_acting(path, ident, kept_path, kept)
         if op.by_identity:
-            actions.compare(op.path, ident, op.kept.path, kept)
+            actions.compare(path, ident, kept_path, kept)
             # the comparison may take long: what it proved must still be on disk now
             # (an editor saving the kept file renames a new file over it)
-            actions.check_before_acting(op.path, ident, op.kept.path, kept)
+            actions.check_before_acting(path, ident, kept_path, kept)
         if op.action is Action.DELETE:
-            os.unlink(op.path)
+            actions.remove(path)
             return Outcome("done", "deleted")
         if op.action is Action.TRASH:
-            return trash.trash(op.path, ident)
+            return trash.trash_entry(path.fd, path.name, path.path, ident, f"{batch_id}-{seq}")
         if op.action is Action.MOVE:
-            return actions.relocate(op.path, ident, op.target, temp, free_name=True)
-        return actions.link(op.path, ident, op.kept.path, kept, temp, symbolic=op.action is Action.SYMLINK)
+            return move(folders, path, ident, op.target, os.path.basename(temp),
+                        what="the target ")
+        return actions.link(path, ident, kept_path, kept, path.beside(os.path.basename(temp)),
+                            symbolic=op.action is Action.SYMLINK)
 
     return do
+
+
+def _locate(op: Operation, folders: OpenedFolders) -> tuple[Spot, Spot]:
+    """The file and its kept copy in their opened folders."""
+    try:
+        return folders.at(op.path), folders.at(op.kept.path, what="the kept copy ")
+    except Skip:
+        # one file named twice, once through a link: say that rather than the link
+        if _one_file(op.path, op.kept.path):
+            raise Skip(f"{op.path} is the same file as the kept copy {op.kept.path} "
+                       "(another name for it)") from None
+        raise
+
+
+def _one_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
+
+
+def move(folders: OpenedFolders, src: Spot, ident: Identity, target: str,
+         temp: str, *, free_name: bool = True, what: str = "") -> Outcome:
+    """Move a verified file to ``target``, making its missing folders (never through a
+    link); a failed move removes the folders it made, and a move done lists them in its
+    undo record (``made``), for undo to remove them once empty.  ``temp``: the name of
+    the temporary copy, in the target's folder.  Shared with undo."""
+    mark = len(folders.made)
+    try:
+        dst = folders.at(target, create=True, what=what)
+        outcome = actions.relocate(src, ident, dst, dst.beside(temp), free_name=free_name)
+    except Exception:
+        folders.remove_empty(folders.made[mark:])
+        raise
+    made = folders.made[mark:]
+    if made and outcome.undo is not None:
+        outcome = dataclasses.replace(outcome, undo={**outcome.undo, "made": made})
+    return outcome

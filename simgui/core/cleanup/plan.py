@@ -11,7 +11,7 @@ import enum
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from simgui.core.cleanup.actions import file_key
 from simgui.core.folders import folder_test, under
@@ -85,6 +85,8 @@ class Plan:
     other_names: int = 0  # of left_alone: another name of a file that stays (same inode)
     empty: int = 0  # of left_alone: empty files, chosen only when marked
     left_similar: int = 0  # of left_alone: not identical to any file that stays
+    # the scanned folders: the batch walks to each file from these, never through a link
+    roots: list[str] = field(default_factory=list)
 
     @property
     def similar_only(self) -> int:
@@ -185,7 +187,8 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
     by_identity = identical_only or action.links
     # a file in two groups could be kept in one and removed in the other
     seen = Counter(m.path for g in groups for m in g.files)
-    plan = Plan(action, [], [], {}, target_dir=target_dir, identical_only=identical_only)
+    plan = Plan(action, [], [], {}, target_dir=target_dir, identical_only=identical_only,
+                roots=roots)
     for group in groups:
         files = group.files
         twice = next((m.path for m in files if seen[m.path] > 1), None)

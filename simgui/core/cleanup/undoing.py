@@ -1,4 +1,10 @@
-"""Undo: put back what a clean-up batch moved or trashed, never over an existing file."""
+"""Undo: put back what a clean-up batch moved or trashed, never over an existing file.
+
+Each file goes back to its place through the folders of its path opened from the
+batch's scanned folders (:mod:`simgui.core.cleanup.opened`), never through a link: a
+folder replaced by a link since the batch leaves the file where it is.  The folders a
+move made are removed once undo leaves them empty.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ import json
 import os
 
 from simgui.core.cleanup import actions
+from simgui.core.cleanup.execution import move
+from simgui.core.cleanup.opened import OpenedFolders, unpack_roots
 from simgui.core.cleanup.running import BatchResult, run_batch
 from simgui.core.cleanup.journal import PlannedRow, UndoError, _s, begin, last_undoable
 from simgui.core.store import Store
@@ -24,7 +32,8 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
         if last is None:
             raise UndoError("nothing to undo")
         batch_id = last.id
-    row = db.execute("SELECT action, status FROM batches WHERE id = ?", (batch_id,)).fetchone()
+    row = db.execute("SELECT action, status, roots, target_dir FROM batches WHERE id = ?",
+                     (batch_id,)).fetchone()
     if row is None:
         raise UndoError(f"no batch {batch_id}")
     if row[0] == "undo":
@@ -51,18 +60,29 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
                 temp=os.path.join(os.path.dirname(_s(path)), f".simgui-{undo_id}-{seq}.tmp")))
         return out
 
-    undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id)
-    steps = []
-    for seq, (entry_id, _, action, path, target, info, _) in enumerate(todo):
-        u = json.loads(info) if info else None
-        original = _s(path)
-        steps.append((seq, original, u["size"] if u else 0, _restore_step(entry_id, action, original, u,
-                                                      undo_id, seq)))
-    return run_batch(store, undo_id, "undo", steps, progress)
+    # batches journaled without their roots: every folder walked from / (none a link)
+    roots = unpack_roots(row[2]) or []
+    target_dir = _s(row[3])
+    # the folders the batch's moves made, those undone before included
+    made = [folder for (info,) in db.execute(
+        "SELECT undo FROM journal WHERE batch_id = ? AND state = 'done' AND undo IS NOT NULL",
+        (batch_id,)) for folder in json.loads(info).get("made", ())]
+    undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id,
+                    roots=roots)
+    with OpenedFolders(roots, named=[target_dir] if target_dir else ()) as folders:
+        steps = []
+        for seq, (entry_id, _, action, path, target, info, _) in enumerate(todo):
+            u = json.loads(info) if info else None
+            original = _s(path)
+            steps.append((seq, original, u["size"] if u else 0,
+                          _restore_step(entry_id, action, original, u, undo_id, seq, folders)))
+        result = run_batch(store, undo_id, "undo", steps, progress)
+        folders.remove_empty(made)
+    return result
 
 
 def _restore_step(entry_id: int, action: str, original: str, u: dict | None,
-                  undo_id: int, seq: int):
+                  undo_id: int, seq: int, folders: OpenedFolders):
     def do():
         if u is None:
             why = {"delete": "deleted permanently", "hardlink": "replaced by a hard link",
@@ -70,15 +90,17 @@ def _restore_step(entry_id: int, action: str, original: str, u: dict | None,
                 action, "the trash did not say where it went")
             raise actions.Skip(f"cannot be undone: {why}")
         ident = actions.Identity(u["size"], u["mtime_ns"], u["device"], u["inode"])
-        actions.verify(u["at"], ident)
-        if os.path.lexists(original):
-            raise actions.Skip(f"{original} is taken by another file")
-        temp = os.path.join(os.path.dirname(original), f".simgui-{undo_id}-{seq}.tmp")
-        actions.relocate(u["at"], ident, original, temp, free_name=False)
+        if u["kind"] == "trash":  # the trash is opened as it is named, like a move target
+            folders.name(os.path.dirname(u["at"]))
+        at = folders.at(u["at"])
+        actions.verify(at, ident)
+        # back to its place, never over a file, its folders made again if gone
+        move(folders, at, ident, original, f".simgui-{undo_id}-{seq}.tmp", free_name=False)
         if u["kind"] == "trash" and u.get("info"):
+            folders.name(os.path.dirname(u["info"]))
             try:
-                os.unlink(u["info"])
-            except FileNotFoundError:
+                actions.remove(folders.at(u["info"]))
+            except (FileNotFoundError, actions.Skip):
                 pass
         return actions.Outcome("done", f"restored from {u['at']}", original, None, entry_id)
     return do
