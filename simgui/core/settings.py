@@ -39,6 +39,8 @@ class Settings:
     references: list[str] = field(default_factory=list)  # folders never acted on
     excludes: list[str] = field(default_factory=list)  # glob patterns of names to skip
     min_size: int = 0  # bytes; smaller files are not scanned
+    # the user's choice: the lower ceiling a large collection needs (to fit in memory)
+    # applies to that collection's analysis only and is never saved here
     key_tolerance: float = DEFAULT_KEY_TOLERANCE
     sum_tolerance: float = DEFAULT_SUM_TOLERANCE
     size_factor: float = DEFAULT_SIZE_FACTOR

@@ -265,12 +265,12 @@ class MainWindow(QMainWindow):
             self.restoreState(QByteArray.fromBase64(state.encode()))
 
     def current_settings(self, with_marks: bool = False) -> Settings:
-        t = self.tolerance.tolerances()
         thresholds = self.tolerance.thresholds()
         return Settings(
             folders=self.folders.folders(), references=self.folders.references(),
             excludes=self.folders.exclude_patterns(), min_size=self.folders.minimum_size(),
-            key_tolerance=t.key, sum_tolerance=self.tolerance.sum.value(),
+            # the user's key tolerance, not the one a large collection caps the slider to
+            key_tolerance=self.tolerance.chosen_key(), sum_tolerance=self.tolerance.sum.value(),
             method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
             minhash_resemblance=float(thresholds["minhash"]),
             check_by_content=self.tolerance.check.isChecked(),
@@ -842,7 +842,8 @@ class MainWindow(QMainWindow):
         fmt = "json" if path.lower().endswith(".json") else "csv"
         shown = [self.table.group(g) for g in self.model.shown_groups()]
         try:
-            with open(path, "w", encoding="utf-8", newline="") as out:
+            # a file name that is not UTF-8 goes into CSV as its bytes (see core.search.export)
+            with open(path, "w", encoding="utf-8", newline="", errors="surrogateescape") as out:
                 write_groups(shown, out, fmt)
         except OSError as exc:
             QMessageBox.warning(self, "Export groups", f"Could not write {path}: {exc}")

@@ -185,6 +185,12 @@ class TolerancePanel(QGroupBox):
         layout.addWidget(self.ceiling_note)
         layout.addWidget(self.counts)
 
+        # the key tolerance the user chose; a collection too large for memory caps what
+        # the slider shows and the analysis uses, never this (what settings save)
+        self._chosen_key = self.key.value()
+        self._key_ceiling = float(TOLERANCE_STEPS[-1])
+        self._capping = False  # the slider moves for the cap, not for the user
+        self.key.value_changed.connect(self._key_moved)
         self.key.value_changed.connect(self._tolerances_moved)
         self.sum.value_changed.connect(self._tolerances_moved)
         self.threshold.value_changed.connect(self._tolerances_moved)
@@ -214,8 +220,31 @@ class TolerancePanel(QGroupBox):
         return Tolerances(self.key.value(), self.threshold.difference())
 
     def set_tolerances(self, tolerances: Tolerances) -> None:
-        self.key.set_value(tolerances.key)
+        """The user's tolerances (from settings); the key one shows capped while a
+        collection needs it (:meth:`set_key_ceiling`)."""
+        self._chosen_key = tolerances.key
+        self._show_key()
         self.sum.set_value(tolerances.sum)
+
+    def chosen_key(self) -> float:
+        """The key tolerance the user chose, whatever the current collection caps it to:
+        what the settings keep."""
+        return self._chosen_key
+
+    def _key_moved(self, value: float) -> None:
+        if not self._capping:
+            self._chosen_key = value
+            self._show_ceiling_note()
+
+    def _show_key(self) -> None:
+        """The slider at the user's key tolerance, or at the ceiling if that is lower."""
+        self._capping = True
+        try:
+            self.key.set_maximum(self._key_ceiling)
+            self.key.set_value(min(self._chosen_key, self._key_ceiling))
+        finally:
+            self._capping = False
+        self._show_ceiling_note()
 
     def _show_method_rows(self) -> None:
         method = self.method_name()
@@ -251,13 +280,22 @@ class TolerancePanel(QGroupBox):
         self.scheme.setCurrentIndex(max(i, 0))
 
     def set_key_ceiling(self, value: float) -> None:
-        """The largest key tolerance the current analysis can answer."""
-        self.key.set_maximum(value)
+        """The largest key tolerance the current analysis can answer: the slider stops
+        there for this collection only, and goes back to the user's value when a later
+        one allows it."""
+        self._key_ceiling = float(value)
+        self._show_key()
+
+    def _show_ceiling_note(self) -> None:
+        value = self._key_ceiling
         limited = bool(value < TOLERANCE_STEPS[-1])
         self.ceiling_note.setVisible(limited)
         if limited:
+            yours = (f" (your setting, {format_percent(self._chosen_key)}, applies again to a "
+                     "collection that allows it)"
+                     if nearest_step(self._chosen_key) > self.key.slider.value() else "")
             self.ceiling_note.setText(
-                f"<small>Key tolerance stops at {format_percent(value)}: above it this "
+                f"<small>Key tolerance stops at {format_percent(value)}{yours}: above it this "
                 "collection has too many candidate pairs to hold in memory.</small>")
 
     def show_counts(self, counts: HitCounts | None) -> None:
