@@ -18,7 +18,7 @@ from simgui.core.cleanup import journal
 from simgui.core.cleanup.actions import Outcome
 from simgui.core.cleanup.journal import PlannedRow
 from simgui.core.store import FileRecord, Store, StoreError
-from simgui.core.store.database import _MIGRATIONS, APPLICATION_ID, SCHEMA_VERSION
+from simgui.core.store.database import _MIGRATIONS, APPLICATION_ID, READABLE_FROM, SCHEMA_VERSION
 from tests.test_bytes_paths import home  # noqa: F401  (fixture)
 
 PACKAGE = os.path.dirname(os.path.abspath(_kernel_cache.__file__))
@@ -201,20 +201,36 @@ def test_writing_commands_say_in_one_line_that_the_store_is_read_only(scanned, h
     assert _snapshot(db) == before and sorted(os.listdir(root)) == files
 
 
-def test_a_read_only_store_of_an_older_schema_says_it_cannot_be_updated(tmp_path, capsys,
-                                                                        monkeypatch):
-    db = str(tmp_path / "old.db")
+def _old_store(path, version: int) -> str:
+    db = str(path)
     con = sqlite3.connect(db)
-    for script in _MIGRATIONS[:-1]:
+    for script in _MIGRATIONS[:version]:
         con.executescript(script)
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    con.execute(f"PRAGMA user_version = {version}")
     con.commit()
     con.close()
+    return db
+
+
+def test_a_read_only_store_of_a_much_older_schema_says_it_cannot_be_updated(tmp_path, capsys,
+                                                                           monkeypatch):
+    db = _old_store(tmp_path / "old.db", READABLE_FROM - 1)
     _read_only(monkeypatch, db)
     code, out, err = run(capsys, "stats", "--db", db)
     assert code == 2 and err.count("\n") == 1
     assert "read-only" in err and "older simgui" in err and "cannot be updated" in err
+
+
+def test_a_read_only_store_of_the_last_release_can_still_be_read(tmp_path, capsys,
+                                                                 monkeypatch):
+    # version 0.1 wrote schema 3; what reading commands query has not changed since
+    db = _old_store(tmp_path / "v3.db", READABLE_FROM)
+    assert READABLE_FROM < SCHEMA_VERSION
+    _read_only(monkeypatch, db)
+    for command in (["stats"], ["groups"], ["journal"], ["remove", "--dry-run"]):
+        code, out, err = run(capsys, *command, "--db", db)
+        assert code == 0, (command, err)
 
 
 # -- a read-only install and home: numba's cache ------------------------------------------

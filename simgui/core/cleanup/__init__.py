@@ -1,9 +1,10 @@
 """Clean-up: plan what happens to the extra copies, do it without losing data, undo it.
 
 ``plan`` chooses (no file is touched); ``execution`` acts through ``actions``
-(proofs, moves, links) and ``trash``, journaling every file with ``journal``;
-``running`` runs the journaled steps for both ``execution`` and ``undoing``.
-Dependencies run one way: plan, actions <- trash <- journal <- running <- execution, undoing.
+(proofs, moves, links) and ``trash``, in folders ``opened`` once per batch without
+following links, journaling every file with ``journal``; ``running`` runs the
+journaled steps for both ``execution`` and ``undoing``.  Dependencies run one way:
+plan, actions <- opened, trash <- journal <- running <- execution <- undoing.
 """
 
 from simgui.core.cleanup.actions import Identity, Outcome, Skip

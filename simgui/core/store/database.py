@@ -214,6 +214,9 @@ _MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
+#: the oldest schema a read-only store may have: what reading commands query is the same
+#: from it on (migration 4 adds only what undo, a writing command, reads)
+READABLE_FROM = 3
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
@@ -398,7 +401,7 @@ class Store:
                     continue
                 raise StoreError(f"cannot open store {self.path} for reading: {exc}"
                                  + (f" ({DAMAGED_ADVICE})" if is_damage(exc) else "")) from None
-        if version < SCHEMA_VERSION:
+        if version < READABLE_FROM:
             self._db.close()
             raise StoreError(
                 f"store {self.path} is read-only and was written by an older simgui (schema "
