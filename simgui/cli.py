@@ -832,6 +832,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         return exc.code
+    except journal.ResultsUnsaved as exc:  # files were acted on: not "bad usage"
+        print(f"simgui: {exc}", file=sys.stderr)
+        return EXIT_SOME_FAILED
     except StoreError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -22,13 +22,25 @@ import xxhash
 
 from simgui.core.cleanup import actions, opened, trash
 from simgui.core.cleanup.actions import Identity, Outcome
-from simgui.core.store import Store, rollback_quietly, store_failure, text_of, text_value
+from simgui.core.store import (
+    Store, StoreError, rollback_quietly, store_failure, text_of, text_value,
+)
 
 _FLUSH_EVERY_ROWS = 500
 _FLUSH_EVERY_SECONDS = 0.5
 UNDOABLE_ACTIONS = ("move", "trash")
 # batches being executed by this process: recover() must leave them alone
 LIVE_BATCHES: set[int] = set()
+
+
+class BatchInProgress(StoreError):
+    """Another clean-up is running on this store: two at once could each remove the copy
+    the other keeps.  Nothing was changed."""
+
+
+class ResultsUnsaved(StoreError):
+    """The store failed while a batch's results were journaled: files were acted on, and
+    what happened to each is settled from the disk once the store can be written."""
 
 
 class UndoError(Exception):
@@ -89,7 +101,7 @@ class _Tx:
     that say why (a full disk, a read-only store) and, in ``then``, what was left."""
 
     def __init__(self, store: Store, doing: str,
-                 then: str = "the journal keeps what it held before"):
+                 then: str = "the journal keeps what was written before this failure"):
         self.db, self.store, self.doing, self.then = store.connection, store, doing, then
 
     def __enter__(self) -> sqlite3.Connection:
@@ -115,7 +127,10 @@ class _Tx:
         return False
 
     def _failure(self, error: sqlite3.Error):
-        return store_failure(self.store.path, self.doing, error, self.then)
+        failure = store_failure(self.store.path, self.doing, error, self.then)
+        if self.then is _RESULTS_UNSAVED:  # files have changed: not a "nothing changed" error
+            return ResultsUnsaved(str(failure))
+        return failure
 
 
 #: what a failed write of the journal leaves: before any file is touched, and after
@@ -139,6 +154,14 @@ def begin(store: Store, action: str, description: str,
     ``roots``: the scanned folders the batch acts in, which its undo walks from."""
     now = time.time()
     with _Tx(store, "journaling the batch", _NOTHING_CHANGED) as db:
+        # inside this IMMEDIATE transaction: two processes cannot both find no batch running
+        for other, pid, host in db.execute(
+                "SELECT id, pid, host FROM batches WHERE status = 'running'").fetchall():
+            if other in LIVE_BATCHES or _alive(pid, host):
+                where = "this process" if pid == os.getpid() else f"process {pid} on {host}"
+                raise BatchInProgress(
+                    f"another clean-up is running on store {store.path} (batch {other}, "
+                    f"{where}): wait for it to end, then run again; nothing was changed")
         batch_id = db.execute(
             "INSERT INTO batches (created_at, action, status, description, target_dir, undo_of, "
             "pid, host) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
@@ -328,6 +351,7 @@ class _BatchContext:
     # seq -> (batch, action, target) of another batch that moved, trashed or deleted the
     # very file of a planned row (not undone): the file is gone because of that batch
     earlier: dict = dataclasses.field(default_factory=dict)
+    batch_id: int = 0  # the batch settled (its rows' trash names carry "<batch>-<seq>")
 
     @classmethod
     def of(cls, db, batch_id: int, created_at: float) -> _BatchContext:
@@ -347,7 +371,7 @@ class _BatchContext:
             "AND p.action IN ('move', 'trash', 'delete') AND o.batch_id != p.batch_id "
             "AND o.state = 'done' AND o.undone_by IS NULL "
             "AND o.action IN ('move', 'trash', 'delete')", (batch_id,))}
-        return cls(int(created_at * 1e9) - _CLOCK_SLACK_NS, files, claimed, earlier)
+        return cls(int(created_at * 1e9) - _CLOCK_SLACK_NS, files, claimed, earlier, batch_id)
 
     def made_by_us(self, st, seq: int, name: str) -> bool:
         """Can the file ``st`` at ``name`` only be the copy row ``seq`` made?"""
@@ -388,8 +412,11 @@ def _settle(row, context: _BatchContext):
         if st is not None:
             return _untouched(st, intact, _UNTOUCHED)
         if action == "delete":
-            return Outcome("done", "gone: deleted before the interruption")
-        found = trash.find_in_trash(path, ident)
+            # a permanent delete leaves no trace to tell it from a file moved away since
+            return Outcome("unknown", "gone from its place: deleted by this batch before the "
+                                      "interruption, or moved away since (a delete leaves no "
+                                      "trace to tell which; the kept copy was proven equal)")
+        found = trash.find_in_trash(path, ident, unique=f"{context.batch_id}-{seq}")
         if found is None:
             return Outcome("unknown", "gone from its place, and not found in the trash")
         at, info = found

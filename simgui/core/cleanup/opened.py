@@ -11,10 +11,12 @@ once, folder by folder, from an opened root with ``O_DIRECTORY | O_NOFOLLOW``; t
 What this guarantees during a batch:
 
 - no symbolic link below a root is followed: one on a file's path skips the file (Skip
-  says which folder).  Roots are the scanned folders (the folder itself must not be a
-  link; the path above it is the user's), and folders named as such, the move target
-  and the trash, whose own paths may hold the user's links; a path under no root is
-  walked from ``/``, every folder strictly;
+  says which folder).  Roots are the scanned folders, opened when the batch begins (the
+  folder itself must not be a link; the path above it is the user's, as named when
+  scanning), and folders named as such, the move target and the trash, whose own paths
+  may hold the user's links.  A path is walked from the innermost root that holds it
+  (a folder scanned through a link, inside one scanned without following it, is still
+  cleaned up); a path under no root is walked from ``/``, every folder strictly;
 - a folder, once opened, stays the one acted in: renamed or swapped later, the batch
   acts on the files it holds (each still proven to be the file scanned), never on what
   took its name;
@@ -48,20 +50,23 @@ NO_LINKS = "simgui does not act through links it did not make"
 class OpenedFolders:
     """The folders one batch acts in, opened once; ``with`` closes them all.
 
-    ``roots``: the scanned folders (nested ones are walked from the outermost);
+    ``roots``: the scanned folders (a path is walked from the innermost that holds it);
     ``named``: folders the user named (the move target, the trash), opened as named,
     links in their own path followed; one that does not exist yet is made, strictly,
     below the nearest folder of its path that does, when a file first needs it.
     """
 
     def __init__(self, roots: Iterable[str] = (), named: Iterable[str] = ()):
-        self._roots = _outermost(_absolute(r) for r in roots)
+        # innermost first: a path is walked from the innermost root that holds it
+        self._roots = sorted({_absolute(r) for r in roots}, key=len, reverse=True)
         self._root_fds: dict[str, int | str] = {}  # root -> fd, or why it cannot be used
         self._named: dict[str, tuple[str, int | OSError]] = {}  # folder -> (origin, fd)
         self._cache: OrderedDict[str, int] = OrderedDict()
         self.made: list[str] = []  # folders made by this batch, in order
         for folder in named:
             self.name(folder)
+        for root in self._roots:  # pinned now: a root swapped later changes nothing
+            self._open_root(root)
 
     # -- roots -------------------------------------------------------------------
 
@@ -88,6 +93,17 @@ class OpenedFolders:
                 raise OSError(fd.errno, fd.strerror, fd.filename)
             return origin, fd
         root = next((r for r in self._roots if _under(folder, r)), os.sep)
+        fd = self._open_root(root)
+        if isinstance(fd, str):
+            if fd == "gone":
+                raise Skip(f"{what}{path} is gone since the scan (the scanned folder {root} "
+                           "is gone)")
+            raise Skip(f"{what}{path}: the scanned folder {root} is {fd}, and {NO_LINKS}")
+        return root, fd
+
+    def _open_root(self, root: str) -> int | str:
+        """A root's fd (opened once: its own last part must not be a link; the path above
+        it is the user's, as named when scanning), or why it cannot be used."""
         fd = self._root_fds.get(root)
         if fd is None:
             try:
@@ -99,12 +115,7 @@ class OpenedFolders:
                     raise OSError(exc.errno, exc.strerror, root) from None
                 fd = _kind(root)
             self._root_fds[root] = fd
-        if isinstance(fd, str):
-            if fd == "gone":
-                raise Skip(f"{what}{path} is gone since the scan (the scanned folder {root} "
-                           "is gone)")
-            raise Skip(f"{what}{path}: the scanned folder {root} is {fd}, and {NO_LINKS}")
-        return root, fd
+        return fd
 
     # -- files -------------------------------------------------------------------
 
@@ -236,15 +247,6 @@ def _absolute(path) -> str:
 
 def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def _outermost(roots: Iterable[str]) -> list[str]:
-    """The roots not inside another: a root inside one is walked from it, strictly."""
-    kept: list[str] = []
-    for root in sorted(set(roots), key=len):
-        if not any(_under(root, k) for k in kept):
-            kept.append(root)
-    return kept
 
 
 def _kind(path: str) -> str:

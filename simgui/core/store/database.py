@@ -62,7 +62,7 @@ def is_read_only(exc: BaseException) -> bool:
 
 
 def store_failure(path, doing: str, exc: BaseException,
-                  then: str = "the store keeps what it held before") -> StoreError:
+                  then: str = "what was saved before this failure is kept") -> StoreError:
     """A failed SQLite call as one line: what failed, why in words, and what to do.
     ``then`` says what the failure left behind (a full disk or a read-only store)."""
     head = f"store {path}: failed {doing}"
