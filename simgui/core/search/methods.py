@@ -16,7 +16,7 @@ key and sum-table tolerances, see :mod:`simgui.core.search.simfind`):
   probability under 0.03, at 50 % or above under 0.007.
 
 Defaults were chosen on the labelled corpus (benchmarks/bench_accuracy.py):
-see README, Accuracy.
+see docs/accuracy.md.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ from simgui.core.search import workers as _threads
 from simgui.core.search.workers import in_chunks as _in_chunks
 from simgui.core.search.workers import map_threads as _map
 
-DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see README, Accuracy
+DEFAULT_KEY_TOLERANCE = 3.2  # chosen on the labelled corpus: see docs/accuracy.md
 DEFAULT_SUM_TOLERANCE = 1.0
 DEFAULT_SIZE_FACTOR = 1.5
 #: Smaller files are only ever paired with copies of themselves (equal size and
