@@ -18,25 +18,10 @@ from simgui.core.cleanup.actions import Outcome
 from simgui.core.cleanup.journal import PlannedRow
 from simgui.core.search.export import json_ready
 from simgui.core.store import FileRecord, Store
+from tests.test_cli_search import home  # noqa: F401  (fixture)
 
 BAD = b"bad\xff.bin"  # \xff never occurs in UTF-8
 LATIN = b"\xe9t\xe9.txt"  # 'ete' with accents, in Latin-1: not UTF-8 either
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    """A throwaway home and trash, so clean-up tests never touch the real ones."""
-    import send2trash.plat_other as trash
-
-    home = tmp_path / "home"
-    (home / ".local" / "share").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    monkeypatch.setattr(trash, "XDG_DATA_HOME", str(home / ".local" / "share"), raising=False)
-    monkeypatch.setattr(trash, "HOMETRASH_B", os.fsencode(home / ".local/share/Trash"),
-                        raising=False)
-    monkeypatch.setattr(trash, "HOMETRASH", str(home / ".local/share/Trash"), raising=False)
-    return home
 
 
 @pytest.fixture

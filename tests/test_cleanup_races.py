@@ -23,6 +23,7 @@ import pytest
 from simgui.core.cleanup import (
     Action, KeepRule, actions, execute, journal, plan_removal, undo,
 )
+from simgui.core.cleanup import actions
 from simgui.core.cleanup.opened import unpack_roots
 from simgui.core.search.groups import Group, Member
 from tests.test_fileops import store, trash_home  # noqa: F401  (fixtures)
@@ -45,13 +46,7 @@ while True:
 
 
 def _renameat2():
-    try:
-        fn = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return None
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    fn.restype = ctypes.c_int
-    return fn
+    return actions._renameat2()  # libc's, or None
 
 
 class Tree:
