@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from simgui.core.cleanup import actions, journal, running, trash
+from simgui.core.cleanup import actions, journal, running
 from simgui.core.cleanup.plan import Operation, Plan
 from simgui.core.cleanup import Action, KeepRule, execute, plan_marked, plan_removal, undo
 from simgui.core.search.groups import Group, Member
@@ -315,14 +315,14 @@ def test_permission_denied_is_a_failure_and_the_others_go_on(tmp_path, store, mo
 def test_permission_denied_by_the_trash(tmp_path, store, trash_home, monkeypatch):
     t = tmp_path / "t"
     originals = make_tree(t, {"a": b"q" * 10, "b": b"q" * 10})
-    real_rename = trash._rename_noreplace
+    real_rename = actions.rename_noreplace_at
 
     def rename(src_fd, src, dst_fd, dst):
         if src == b"b":
             raise PermissionError(errno.EACCES, "Permission denied")
         return real_rename(src_fd, src, dst_fd, dst)
 
-    monkeypatch.setattr(trash, "_rename_noreplace", rename)
+    monkeypatch.setattr(actions, "rename_noreplace_at", rename)
     result = execute(plan_removal(scan_groups(store, t), action=Action.TRASH), store)
     assert statuses(result) == {"b": "failed"} and (t / "b").exists()
     assert str(t / "b") in result.failed[0].message

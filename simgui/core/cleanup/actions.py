@@ -313,14 +313,8 @@ def _rename_no_replace(src: Spot, dst: Spot, ident: Identity | None) -> None:
     """Rename ``src`` to ``dst``, raising FileExistsError rather than replacing a file."""
     if ident is not None:
         verify(src, ident)  # no link to check afterwards: check before
-    if _renameat2_noreplace(src, dst):
-        return
-    # no renameat2 (not Linux, old C library or kernel, or a file system that refuses
-    # the flag): check, then rename; a file created at dst in between is replaced
-    if _lstat_or_none(dst) is not None:
-        raise FileExistsError(errno.EEXIST, "file exists", dst.path)
     try:
-        os.rename(src.name, dst.name, src_dir_fd=src.fd, dst_dir_fd=dst.fd)
+        rename_noreplace_at(src.fd, src.name, dst.fd, dst.name)
     except OSError as exc:
         raise _link_error(exc, src, dst) from None
 
@@ -343,20 +337,28 @@ def _renameat2():
     return fn
 
 
-def _renameat2_noreplace(src: Spot, dst: Spot) -> bool:
-    """Atomic rename that never replaces ``dst``: True when done, False when not available
-    here; FileExistsError when ``dst`` exists, OSError on other errors."""
+def rename_noreplace_at(src_fd: int | None, src: str | bytes, dst_fd: int | None,
+                        dst: str | bytes) -> None:
+    """Rename name ``src`` of folder ``src_fd`` to ``dst`` of ``dst_fd`` (a folder None:
+    the names are paths) with renameat2(RENAME_NOREPLACE): FileExistsError when ``dst``
+    is taken.  Where the flag is unknown (not Linux, an old C library or kernel, a file
+    system that refuses it): look, then rename, so that a file created at ``dst`` in
+    between is replaced.  Errors name no file: the caller knows what to call them."""
     fn = _renameat2()
-    if fn is None:
-        return False
-    if fn(_AT_FDCWD if src.fd is None else src.fd, os.fsencode(src.name),
-          _AT_FDCWD if dst.fd is None else dst.fd, os.fsencode(dst.name),
-          _RENAME_NOREPLACE) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
-        return False  # the kernel or this file system does not know the flag
-    raise _link_error(OSError(err, os.strerror(err)), src, dst)
+    if fn is not None:
+        if fn(_AT_FDCWD if src_fd is None else src_fd, os.fsencode(src),
+              _AT_FDCWD if dst_fd is None else dst_fd, os.fsencode(dst),
+              _RENAME_NOREPLACE) == 0:
+            return
+        err = ctypes.get_errno()
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+            raise OSError(err, os.strerror(err))
+    try:
+        os.stat(dst, dir_fd=dst_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+        return
+    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST))
 
 
 def relocate(src: Spot | str, ident: Identity, dst: Spot | str, temp: Spot | str, *,

@@ -19,7 +19,6 @@ $XDG_DATA_HOME itself is the user's to make of links.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -119,7 +118,7 @@ def _move_in(dir_fd: int, name: bytes, trash: _Trash, ino: int, unique: str | No
             try:
                 with open(fd, "wb") as f:
                     f.write(info_text)
-                _rename_noreplace(dir_fd, name, trash.files, candidate)
+                actions.rename_noreplace_at(dir_fd, name, trash.files, candidate)
             except FileExistsError:
                 _unlink_quietly(info_name, trash.info)
                 continue
@@ -134,25 +133,6 @@ def _move_in(dir_fd: int, name: bytes, trash: _Trash, ino: int, unique: str | No
                 raise
         return candidate
     raise Skip(f"{path} stays where it is: every name tried in {_s(trash.path)}/files is taken")
-
-
-def _rename_noreplace(src_fd: int, src: bytes, dst_fd: int, dst: bytes) -> None:
-    """renameat2(RENAME_NOREPLACE); FileExistsError when ``dst`` is taken.  Where the
-    flag is unknown: look, then rename (the .trashinfo made with O_EXCL already keeps
-    every other trash program off the name)."""
-    fn = actions._renameat2()
-    if fn is not None:
-        if fn(src_fd, src, dst_fd, dst, actions._RENAME_NOREPLACE) == 0:
-            return
-        err = ctypes.get_errno()
-        if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
-            raise OSError(err, os.strerror(err))
-    try:
-        os.stat(dst, dir_fd=dst_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
-        return
-    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST))
 
 
 def _send2trash(path: str, ident: Identity) -> Outcome:
