@@ -41,23 +41,23 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     if row[1] == "running":
         raise UndoError(f"batch {batch_id} is still running or was interrupted; "
                         "recover it first")
-    todo = db.execute(
-        "SELECT id, seq, action, path, target, undo, content_hash FROM journal "
+    todo = [(entry_id, action, _s(path), _s(target), json.loads(info) if info else None,
+             content_hash) for entry_id, action, path, target, info, content_hash in db.execute(
+        "SELECT id, action, path, target, undo, content_hash FROM journal "
         "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
-        (batch_id,)).fetchall()
+        (batch_id,))]
     if not todo:
         raise UndoError(f"batch {batch_id} has nothing left to undo")
 
     def rows(undo_id: int) -> list[PlannedRow]:
         out = []
-        for seq, (entry_id, _, action, path, target, info, content_hash) in enumerate(todo):
-            u = json.loads(info) if info else None
-            at = u["at"] if u else _s(target) or _s(path)
+        for seq, (_, _, original, target, u, content_hash) in enumerate(todo):
+            at = u["at"] if u else target or original
             ident = (u["size"], u["mtime_ns"], u["device"], u["inode"]) if u else (0, 0, 0, 0)
             out.append(PlannedRow(
                 seq=seq, action="restore", path=at, identity=ident,
-                content_hash=content_hash, target=_s(path),
-                temp=os.path.join(os.path.dirname(_s(path)), f".simgui-{undo_id}-{seq}.tmp")))
+                content_hash=content_hash, target=original,
+                temp=os.path.join(os.path.dirname(original), _temp(undo_id, seq))))
         return out
 
     # batches journaled without their roots: every folder walked from / (none a link)
@@ -70,19 +70,21 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id,
                     roots=roots)
     with OpenedFolders(roots, named=[target_dir] if target_dir else ()) as folders:
-        steps = []
-        for seq, (entry_id, _, action, path, target, info, _) in enumerate(todo):
-            u = json.loads(info) if info else None
-            original = _s(path)
-            steps.append((seq, original, u["size"] if u else 0,
-                          _restore_step(entry_id, action, original, u, undo_id, seq, folders)))
+        steps = [(seq, original, u["size"] if u else 0,
+                  _restore_step(entry_id, action, original, u, _temp(undo_id, seq), folders))
+                 for seq, (entry_id, action, original, _, u, _) in enumerate(todo)]
         result = run_batch(store, undo_id, "undo", steps, progress)
         folders.remove_empty(made)
     return result
 
 
-def _restore_step(entry_id: int, action: str, original: str, u: dict | None,
-                  undo_id: int, seq: int, folders: OpenedFolders):
+def _temp(undo_id: int, seq: int) -> str:
+    """The temporary name a restore may use beside the original, known to the journal."""
+    return f".simgui-{undo_id}-{seq}.tmp"
+
+
+def _restore_step(entry_id: int, action: str, original: str, u: dict | None, temp: str,
+                  folders: OpenedFolders):
     def do():
         if u is None:
             why = {"delete": "deleted permanently", "hardlink": "replaced by a hard link",
@@ -95,7 +97,7 @@ def _restore_step(entry_id: int, action: str, original: str, u: dict | None,
         at = folders.at(u["at"])
         actions.verify(at, ident)
         # back to its place, never over a file, its folders made again if gone
-        move(folders, at, ident, original, f".simgui-{undo_id}-{seq}.tmp", free_name=False)
+        move(folders, at, ident, original, temp, free_name=False)
         if u["kind"] == "trash" and u.get("info"):
             folders.name(os.path.dirname(u["info"]))
             try:
