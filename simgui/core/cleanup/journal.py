@@ -13,7 +13,6 @@ import dataclasses
 import json
 import os
 import socket
-import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,9 +21,7 @@ import xxhash
 
 from simgui.core.cleanup import actions, opened, trash
 from simgui.core.cleanup.actions import Identity, Outcome
-from simgui.core.store import (
-    Store, StoreError, rollback_quietly, store_failure, text_of, text_value,
-)
+from simgui.core.store import Store, StoreError, text_of, text_value
 
 _FLUSH_EVERY_ROWS = 500
 _FLUSH_EVERY_SECONDS = 0.5
@@ -96,43 +93,6 @@ class Entry:
 # -- writing ----------------------------------------------------------------------
 
 
-class _Tx:
-    """One IMMEDIATE transaction on the store; SQLite errors become one-line StoreErrors
-    that say why (a full disk, a read-only store) and, in ``then``, what was left."""
-
-    def __init__(self, store: Store, doing: str,
-                 then: str = "the journal keeps what was written before this failure"):
-        self.db, self.store, self.doing, self.then = store.connection, store, doing, then
-
-    def __enter__(self) -> sqlite3.Connection:
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise self._failure(error) from None
-        return self.db
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
-            try:
-                self.db.execute("COMMIT")
-                return False
-            except sqlite3.Error as error:
-                # SQLite rolls back by itself on a full disk: a ROLLBACK here would fail
-                # with "no transaction is active" and hide the COMMIT's reason
-                rollback_quietly(self.db)
-                raise self._failure(error) from None
-        rollback_quietly(self.db)
-        if issubclass(exc_type, sqlite3.Error):
-            raise self._failure(exc) from None
-        return False
-
-    def _failure(self, error: sqlite3.Error):
-        failure = store_failure(self.store.path, self.doing, error, self.then)
-        if self.then is _RESULTS_UNSAVED:  # files have changed: not a "nothing changed" error
-            return ResultsUnsaved(str(failure))
-        return failure
-
-
 #: what a failed write of the journal leaves: before any file is touched, and after
 _NOTHING_CHANGED = "nothing was changed"
 _RESULTS_UNSAVED = ("the clean-up stopped there; once the store can be written, 'simgui "
@@ -153,7 +113,7 @@ def begin(store: Store, action: str, description: str,
     """Create a running batch and its planned rows (``rows(batch_id)``), in one commit.
     ``roots``: the scanned folders the batch acts in, which its undo walks from."""
     now = time.time()
-    with _Tx(store, "journaling the batch", _NOTHING_CHANGED) as db:
+    with store.writing("journaling the batch", _NOTHING_CHANGED) as db:
         # inside this IMMEDIATE transaction: two processes cannot both find no batch running
         for other, pid, host in db.execute(
                 "SELECT id, pid, host FROM batches WHERE status = 'running'").fetchall():
@@ -209,14 +169,17 @@ class Recorder:
             self.flush()
 
     def flush(self, status: str | None = None) -> None:
-        with _Tx(self.store, "journaling results", _RESULTS_UNSAVED) as db:
-            db.executemany(
-                "UPDATE journal SET state = ?, message = ?, target = coalesce(?, target), "
-                "undo = ?, updated_at = ? WHERE batch_id = ? AND seq = ?", self.pending)
-            db.executemany("UPDATE journal SET undone_by = ? WHERE id = ?", self.undone)
-            if status is not None:
-                db.execute("UPDATE batches SET status = ?, finished_at = ? WHERE id = ?",
-                           (status, time.time(), self.batch_id))
+        try:
+            with self.store.writing("journaling results", _RESULTS_UNSAVED) as db:
+                db.executemany(
+                    "UPDATE journal SET state = ?, message = ?, target = coalesce(?, target), "
+                    "undo = ?, updated_at = ? WHERE batch_id = ? AND seq = ?", self.pending)
+                db.executemany("UPDATE journal SET undone_by = ? WHERE id = ?", self.undone)
+                if status is not None:
+                    db.execute("UPDATE batches SET status = ?, finished_at = ? WHERE id = ?",
+                               (status, time.time(), self.batch_id))
+        except StoreError as exc:  # files have changed: not a "nothing changed" error
+            raise ResultsUnsaved(str(exc)) from None
         self.pending.clear()
         self.undone.clear()
         self.last = time.monotonic()

@@ -19,7 +19,6 @@ from simgui.core.store.database import (
     default_db_path,
     is_damage,
     is_full,
-    rollback_quietly,
     store_failure,
     text_of,
     text_value,
@@ -28,5 +27,5 @@ from simgui.core.store.database import (
 __all__ = [
     "APPLICATION_ID", "DAMAGED_ADVICE", "ENV_DB", "MINHASH_SLOTS", "SCHEMA_VERSION",
     "FileRecord", "KnownFile", "StoreError", "Store", "StoredFiles", "default_db_path",
-    "is_damage", "is_full", "rollback_quietly", "store_failure", "text_of", "text_value",
+    "is_damage", "is_full", "store_failure", "text_of", "text_value",
 ]

@@ -10,6 +10,7 @@ One thread writes: a Store object belongs to the thread that opened it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -61,8 +62,11 @@ def is_read_only(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.Error) and "readonly database" in str(exc)
 
 
-def store_failure(path, doing: str, exc: BaseException,
-                  then: str = "what was saved before this failure is kept") -> StoreError:
+#: what a failed write leaves behind, unless the writer says otherwise
+_KEPT = "what was saved before this failure is kept"
+
+
+def store_failure(path, doing: str, exc: BaseException, then: str = _KEPT) -> StoreError:
     """A failed SQLite call as one line: what failed, why in words, and what to do.
     ``then`` says what the failure left behind (a full disk or a read-only store)."""
     head = f"store {path}: failed {doing}"
@@ -446,27 +450,35 @@ class Store:
             self._db.execute(f"PRAGMA user_version = {number}")
 
     class _Transaction:
-        def __init__(self, store: Store):
-            self.store = store
+        def __init__(self, db: sqlite3.Connection):
+            self.db = db
 
         def __enter__(self):
-            self.store._db.execute("BEGIN IMMEDIATE")
+            self.db.execute("BEGIN IMMEDIATE")
 
         def __exit__(self, exc_type, exc, tb):
-            db = self.store._db
             if exc_type is None:
                 try:
-                    db.execute("COMMIT")
+                    self.db.execute("COMMIT")
                     return False
                 except sqlite3.Error:
-                    rollback_quietly(db)  # the COMMIT's error is the one to tell
+                    rollback_quietly(self.db)  # the COMMIT's error is the one to tell
                     raise
-            rollback_quietly(db)
+            rollback_quietly(self.db)
             return False
 
     def _write(self) -> Store._Transaction:
         """A transaction: all of it lands or none of it does."""
-        return Store._Transaction(self)
+        return Store._Transaction(self._db)
+
+    @contextlib.contextmanager
+    def writing(self, doing: str, then: str = _KEPT) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction for a core module that owns tables (the journal): all
+        of it lands or none does, and a SQLite failure is a one-line StoreError saying what
+        failed (``doing``), why, and what it left behind (``then``)."""
+        db = self.connection
+        with _Guard(self.path, doing, then), Store._Transaction(db):
+            yield db
 
     def close(self) -> None:
         self._db.close()
@@ -667,17 +679,18 @@ class Store:
 
 
 class _Guard:
-    """Turn SQLite failures (disk full, read-only, corrupt) into one-line StoreErrors."""
+    """Turn SQLite failures (disk full, read-only, corrupt) into one-line StoreErrors;
+    ``then``: what the failure left behind."""
 
-    def __init__(self, path: Path, doing: str):
-        self.path, self.doing = path, doing
+    def __init__(self, path: Path, doing: str, then: str = _KEPT):
+        self.path, self.doing, self.then = path, doing, then
 
     def __enter__(self):
         return self
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, sqlite3.Error):
-            raise store_failure(self.path, self.doing, exc) from None
+            raise store_failure(self.path, self.doing, exc, self.then) from None
         return False
 
 
