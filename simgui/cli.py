@@ -54,21 +54,14 @@ class CommandError(Exception):
         self.code = code
 
 
-def _size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 _MAX_WORKERS = 256  # reading threads, as the window's settings allow
 _MAX_SIZE_FACTOR = 100.0  # as the window allows
 _MAX_BATCH_ID = 2**63 - 1  # SQLite's largest row id
 
 
-def _in_range(parse, *bounds):
-    """An argparse type from a parser of ``core.units``: its ValueError, which names the
-    accepted range, is the usage error."""
+def _argument(parse, *bounds):
+    """An argparse type from a parser of the core (``units``, ``simfind.parse_override``):
+    its ValueError, which says what is accepted, is the usage error."""
     def convert(text: str):
         try:
             return parse(text, *bounds)
@@ -77,9 +70,12 @@ def _in_range(parse, *bounds):
     return convert
 
 
-_workers = _in_range(parse_whole, 0, _MAX_WORKERS)
-_size_factor = _in_range(parse_number, 1.0, _MAX_SIZE_FACTOR)
-_batch_id = _in_range(parse_whole, 1, _MAX_BATCH_ID)
+_workers = _argument(parse_whole, 0, _MAX_WORKERS)
+_size_factor = _argument(parse_number, 1.0, _MAX_SIZE_FACTOR)
+_batch_id = _argument(parse_whole, 1, _MAX_BATCH_ID)
+_size = _argument(parse_size)
+_percent = _argument(parse_percent)
+_override = _argument(parse_override)  # EXT=KEY,SUM (percent each)
 
 
 def _threshold(text: str) -> float:
@@ -271,21 +267,6 @@ def _open_store(args) -> Store:
     writes = args.command in ("scan", "undo") or (args.command == "remove"
                                                   and not args.dry_run)
     return Store(args.db, read_only=None if not writes else False)
-
-
-def _override(text: str) -> tuple[str, Tolerances]:
-    """EXT=KEY,SUM (percent each), as --override takes it."""
-    try:
-        return parse_override(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _percent(text: str) -> float:
-    try:
-        return parse_percent(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # -- scan ---------------------------------------------------------------------
