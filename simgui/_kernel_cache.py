@@ -30,17 +30,21 @@ def usable(folder: str) -> bool:
     return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
 
 
-def choose(kernel_folders: Iterable[str], numba_cache: str, own_cache: str | None,
-           user_choice: str | None, usable: Callable[[str], bool] = usable) -> str | None:
+def choose(kernel_folders: Iterable[str], numba_cache: str,
+           own_cache: str | None | Callable[[], str | None], user_choice: str | None,
+           usable: Callable[[str], bool] = usable) -> str | None:
     """The folder to give numba as its cache: None when numba finds a writable one itself
     (the user's ``NUMBA_CACHE_DIR``, each kernel folder's ``__pycache__``, or numba's
-    per-user cache), else ``own_cache`` if usable, else "" (a temporary folder is needed)."""
+    per-user cache), else ``own_cache`` if usable, else "" (a temporary folder is needed).
+    ``own_cache`` may be a function giving it, asked only then."""
     if user_choice and usable(user_choice):
         return None
     if all(usable(os.path.join(folder, "__pycache__")) for folder in kernel_folders):
         return None
     if usable(numba_cache):
         return None
+    if callable(own_cache):
+        own_cache = own_cache()
     if own_cache and usable(own_cache):
         return own_cache
     return ""
@@ -70,7 +74,8 @@ def set_up() -> None:
     numba_cache = os.path.join(os.getenv("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
                                "numba")
     try:
-        folder = choose(_kernel_folders(), numba_cache, _own_cache(), os.environ.get(ENV))
+        # _own_cache imports platformdirs (10 ms of every start): only when it is needed
+        folder = choose(_kernel_folders(), numba_cache, _own_cache, os.environ.get(ENV))
     except OSError:
         return
     if folder is None:

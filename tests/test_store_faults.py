@@ -248,6 +248,13 @@ def test_kernel_cache_is_left_to_numba_when_it_finds_a_writable_one():
     assert _kernel_cache.choose(["/ro"], "/ro-home", "/ro-home/simgui", None, usable) == ""
     assert _kernel_cache.choose(["/ro"], "/ro-home", None, None, usable) == ""
     assert _kernel_cache.choose(["/ro"], "/ro-home", None, "/mine", usable) is None
+    # given as a function, simgui's own cache folder is asked for only when needed
+    asked = []
+    own_later = lambda: asked.append(own) or own  # noqa: E731
+    assert _kernel_cache.choose(folders, numba, own_later, None, usable) is None
+    assert asked == []
+    assert _kernel_cache.choose(["/ro"], "/ro-home", own_later, None, usable) == own
+    assert asked == [own]
 
 
 def test_usable_asks_os_access_and_refuses_a_file_in_the_way(tmp_path, monkeypatch):
