@@ -109,49 +109,149 @@ def _word(data, p):
     return w
 
 
+_SPAN = 4096
+_LOW = np.array([8] + [(k & -k).bit_length() - 1 for k in range(1, 256)], np.int64)
+_POP = np.array([bin(k).count("1") for k in range(256)], np.int64)
+
+@njit(inline="always")
+def _planes_add(planes, f):
+    """Count the set bits of ``f`` in 64 vertical 8-bit counters (bit plane k holds bit k
+    of every counter): 16 operations, no table, no branch."""
+    carry = f
+    for k in range(8):
+        t = planes[k] & carry
+        planes[k] ^= carry
+        carry = t
+
+@njit(inline="always")
+def _planes_flush(planes, ones):
+    """Add the vertical counters to ``ones`` and clear them (before one can pass 255)."""
+    for k in range(8):
+        x = planes[k]
+        if x:
+            for b in range(64):
+                ones[b] += ((x >> np.uint64(b)) & np.uint64(1)) << np.uint64(k)
+        planes[k] = np.uint64(0)
+
+@njit(inline="always")
+def _select(words, lo, hi, masks, min_h, track):
+    """``masks[j - lo]``, bit s: the shingle at byte 8j+s is selected (blocks lo..hi-1);
+    the smallest h when ``track``.  Branch-free, so it vectorises.  In a block of one
+    8-byte pattern repeated the 8 shingles are equal, and only the first is kept."""
+    for j in range(lo, hi):
+        a = words[j]
+        b = words[j + 1]
+        m = 0
+        for s in range(8):
+            sh = np.uint64(8 * s)
+            v = (a >> sh) | ((b << (np.uint64(63) - sh)) << np.uint64(1))
+            h = v * _SELECT_K
+            if track:
+                min_h = min(min_h, h)
+            m |= (1 if (h >> _SELECT_SHIFT) == np.uint64(0) else 0) << s
+        if a == b and b == words[j + 2]:
+            m &= 1  # one 8-byte pattern repeated: the 8 shingles are one
+        masks[j - lo] = m
+    return min_h
+
+@njit(inline="always")
+def _positions(masks, lo, hi, out):
+    """The byte positions of the selected shingles, in order (each mask's first bit is
+    written unconditionally, which keeps the common case free of branches)."""
+    count = 0
+    for j in range(lo, hi):
+        m = np.int64(masks[j - lo])
+        out[count] = 8 * j + _LOW[m]
+        count += m != 0
+        m &= m - 1
+        while m:
+            out[count] = 8 * j + _LOW[m]
+            count += 1
+            m &= m - 1
+    return count
+
 @njit(cache=True, nogil=True)
 def _feed(data, state, ones, mins, recent):
-    """Every shingle starting in ``data`` with 16 bytes there (the caller carries the rest)."""
+    """Every shingle starting in ``data`` with 16 bytes there (the caller carries the rest).
+
+    Three passes a span of 32 KB: select (vectorised), list the positions, take their
+    features.  A selected shingle equal to the one selected just before it is skipped:
+    its feature changes neither the minima nor the simhash (``recent`` still holds it),
+    so runs of one pattern cost nothing.  The smallest h (the fallback of a file without
+    features) is tracked only while the file has none.
+    """
     n = len(data)
-    lanes = np.zeros(8, np.uint64)
-    min_h = state[_MIN_H]  # in locals: stores to the state array would not stay in registers
+    planes = np.zeros(8, np.uint64)
+    min_h = state[_MIN_H]
     taken = 0
     pending = 0
-    end = 0  # shingles starting before this are done
+    end = 0
+    pv = np.uint64(0)
+    pw = np.uint64(0)
+    fresh = True
     if n >= 24:
-        # three words at a time give the 8 shingles starting in the first
-        a = _word(data, 0)
-        b = _word(data, 8)
-        for j in range(2, n // 8):
-            c = _word(data, 8 * j)
-            for s in range(8):
-                if s:
-                    v = (a >> np.uint64(8 * s)) | (b << np.uint64(64 - 8 * s))
-                    w = (b >> np.uint64(8 * s)) | (c << np.uint64(64 - 8 * s))
-                else:
-                    v = a
-                    w = b
-                h = v * _SELECT_K
-                if h < min_h:
-                    min_h = h
-                if (h >> _SELECT_SHIFT) == np.uint64(0):
-                    pending += _take(_mix(_mix(v + _GOLDEN) ^ w), lanes, mins, recent)
-            a = b
-            b = c
-            if pending >= 240:  # before a byte lane can overflow (8 a step, 255 at most)
-                _flush(lanes, ones)
-                taken += pending
-                pending = 0
-        end = 8 * (n // 8 - 2)
+        words = data[:n & ~7].view(np.uint64)
+        blocks = n // 8 - 2
+        masks = np.empty(min(blocks, _SPAN), np.uint8)
+        where = np.empty(8 * min(blocks, _SPAN) + 1, np.int64)
+        for lo in range(0, blocks, _SPAN):
+            hi = min(lo + _SPAN, blocks)
+            track = state[_FEATURES] + np.uint64(taken + pending) == np.uint64(0)
+            min_h = _select(words, lo, hi, masks, min_h, track)
+            count = _positions(masks, lo, hi, where)
+            for i in range(count):
+                p = where[i]
+                j = p >> 3
+                sh = np.uint64(8 * (p & 7))
+                a = words[j]; b = words[j + 1]; c = words[j + 2]
+                v = (a >> sh) | ((b << (np.uint64(63) - sh)) << np.uint64(1))
+                w = (b >> sh) | ((c << (np.uint64(63) - sh)) << np.uint64(1))
+                if (not fresh) and v == pv and w == pw:
+                    continue
+                fresh = False
+                pv = v
+                pw = w
+                feature = _mix(_mix(v + _GOLDEN) ^ w)
+                slot = feature >> _BIN_SHIFT
+                value = feature & _VALUE_MASK
+                if value < mins[slot]:
+                    mins[slot] = value
+                r = feature & _RECENT_MASK
+                if recent[r] != feature:
+                    recent[r] = feature
+                    _planes_add(planes, feature)
+                    pending += 1
+                    if pending == 255:
+                        _planes_flush(planes, ones)
+                        taken += pending
+                        pending = 0
+        end = 8 * blocks
     for p in range(end, n - 15):
         v = _word(data, p)
         h = v * _SELECT_K
         if h < min_h:
             min_h = h
         if (h >> _SELECT_SHIFT) == np.uint64(0):
-            # < 16 more, after < 248
-            pending += _take(_mix(_mix(v + _GOLDEN) ^ _word(data, p + 8)), lanes, mins, recent)
-    _flush(lanes, ones)
+            w = _word(data, p + 8)
+            if fresh or v != pv or w != pw:
+                fresh = False
+                pv = v
+                pw = w
+                feature = _mix(_mix(v + _GOLDEN) ^ w)
+                slot = feature >> _BIN_SHIFT
+                value = feature & _VALUE_MASK
+                if value < mins[slot]:
+                    mins[slot] = value
+                r = feature & _RECENT_MASK
+                if recent[r] != feature:
+                    recent[r] = feature
+                    _planes_add(planes, feature)
+                    pending += 1
+                    if pending == 255:
+                        _planes_flush(planes, ones)
+                        taken += pending
+                        pending = 0
+    _planes_flush(planes, ones)
     state[_FEATURES] += np.uint64(taken + pending)
     state[_MIN_H] = min_h
 
