@@ -21,90 +21,29 @@ import numpy as np
 
 from simgui import __version__
 from simgui.core.search import keys as keys_module
-from simgui.core.progress import Cancelled, Progress
+from simgui.core.progress import Cancelled
 from simgui.core.reading.scanner import ScanOptions, read_file, scan
-from simgui.core.search.export import json_ready
+from simgui.cli_common import (
+    _MAX_SIZE_FACTOR, _MAX_WORKERS, EXIT_CANCELLED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE,
+    CommandError, _batch_id, _confirm, _files, _open_store, _override, _Parser, _path,
+    _percent, _print_result, _ProgressLine, _reference_folders, _size, _size_factor,
+    _threshold, _tolerances, _workers,
+)
+from simgui.core.search.export import json_ready, percent_or_none
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
 from simgui.core.cleanup import Action, KeepRule, execute, journal, plan_removal, undo
 from simgui.core.folders import under
 from simgui.core.search import methods
 from simgui.core.memory import keep_freed_memory
-from simgui.core.search.analysis import (
-    DEFAULT_CHECK_RESEMBLANCE, MissingFingerprints, find_groups, in_folders,
-)
+from simgui.core.search.analysis import find_groups
+from simgui.core.search.ignoring import groups_without_ignored
+from simgui.core.store import ignored
 from simgui.core.search.keys import SCHEMES
 from simgui.core.search.simfind import (
-    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
-    SearchSpace, Tolerances, parse_override,
-    expand_pairs, identity_and_similarity, pair_distances, similar_to,
+    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_CONTENT, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR,
+    DEFAULT_SUM_TOLERANCE, Tolerances, identity_and_similarity, similar_to,
 )
-from simgui.core.units import (
-    format_bytes, format_duration, format_rate, parse_number, parse_percent, parse_size,
-    parse_whole,
-)
-
-EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
-
-
-class CommandError(Exception):
-    """A one-line message for stderr, and the exit code to leave with."""
-
-    def __init__(self, message: str, code: int = EXIT_USAGE):
-        super().__init__(message)
-        self.code = code
-
-
-_MAX_WORKERS = 256  # reading threads, as the window's settings allow
-_MAX_SIZE_FACTOR = 100.0  # as the window allows
-_MAX_BATCH_ID = 2**63 - 1  # SQLite's largest row id
-
-
-def _argument(parse, *bounds):
-    """An argparse type from a parser of the core (``units``, ``simfind.parse_override``):
-    its ValueError, which says what is accepted, is the usage error."""
-    def convert(text: str):
-        try:
-            return parse(text, *bounds)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    return convert
-
-
-_workers = _argument(parse_whole, 0, _MAX_WORKERS)
-_size_factor = _argument(parse_number, 1.0, _MAX_SIZE_FACTOR)
-_batch_id = _argument(parse_whole, 1, _MAX_BATCH_ID)
-_size = _argument(parse_size)
-_percent = _argument(parse_percent)
-_override = _argument(parse_override)  # EXT=KEY,SUM (percent each)
-
-
-def _threshold(text: str) -> float:
-    """--threshold: a number; its range depends on --method, so ``_tolerances`` checks it."""
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"not a number: {text!r} (simhash: 0 to {methods.SIMHASH_MAX_BITS} bits; "
-            f"minhash: {methods.MINHASH_FLOOR * 100:g} to 100 percent)") from None
-
-
-def _path(text: str) -> str:
-    """A path argument, never empty: an unset shell variable ('--move-to "$DIR"') must not
-    quietly mean no path, and so another action, store or folder."""
-    if not text:
-        raise argparse.ArgumentTypeError("an empty path (is a shell variable unset?)")
-    return text
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's usage errors in simgui's style: one line, ``simgui: ...``, exit 2
-    (argparse itself prints the whole usage first)."""
-
-    def error(self, message: str):
-        command = self.prog.partition(" ")[2]
-        message = " ".join(message.removeprefix("argument ").split())
-        self.exit(EXIT_USAGE, f"simgui: {message}; see 'simgui {command + ' ' if command else ''}"
-                              "--help'\n")
+from simgui.core.units import format_bytes, format_duration, format_rate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -131,9 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave out files smaller than SIZE (e.g. 1k, 2M)")
     p.add_argument("--follow-symlinks", action="store_true",
                    help="follow symbolic links (loops are detected and skipped)")
-    p.add_argument("--fingerprints", action="store_true",
-                   help="also compute the simhash and MinHash fingerprints that --method "
-                        "simhash|minhash needs (in the same read; about half as fast)")
+    # always on now (the content check needs them); kept so that old scripts still run
+    p.add_argument("--fingerprints", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--workers", type=_workers, default=0, metavar="N",
                    help=f"reader threads, up to {_MAX_WORKERS} (default 0: one per CPU core)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, summary only")
@@ -163,19 +101,22 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{_MAX_SIZE_FACTOR:g} (default {DEFAULT_SIZE_FACTOR})")
     search.add_argument("--method", choices=methods.METHODS, default="paper",
                         help="paper: keys and sum tables (default); simhash: 64-bit simhash "
-                             "fingerprints by Hamming distance; minhash: MinHash resemblance "
-                             "(both need 'simgui scan --fingerprints')")
+                             "fingerprints by Hamming distance; minhash: MinHash resemblance")
     search.add_argument("--threshold", type=_threshold, metavar="N",
                         help="simhash: differing bits allowed, 0 to "
                              f"{methods.SIMHASH_MAX_BITS} (default "
                              f"{methods.SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
                              f"in percent, {methods.MINHASH_FLOOR * 100:g} to 100 (default "
                              f"{methods.MINHASH_DEFAULT * 100:g})")
-    search.add_argument("--check", type=_percent, default=0.0, metavar="PCT",
-                        help="paper's method: a third stage after the sum table that keeps a "
-                             "pair only if its MinHash resemblance is at least PCT percent "
-                             f"({DEFAULT_CHECK_RESEMBLANCE:g} removes the unrelated pairs high "
-                             "tolerances let in; needs 'simgui scan --fingerprints')")
+    check = search.add_mutually_exclusive_group()
+    check.add_argument("--check", type=_percent, default=DEFAULT_MIN_CONTENT, metavar="PCT",
+                       help="paper's method: call a pair that is not a copy similar only if "
+                            "the two files have at least PCT percent of their content in "
+                            f"common, estimated from their fingerprints (default "
+                            f"{DEFAULT_MIN_CONTENT:g})")
+    check.add_argument("--no-check", dest="check", action="store_const", const=0.0,
+                       help="paper's method as published: keys and sum tables alone decide "
+                            "(unrelated compressed files of similar size then look similar)")
     search.add_argument("--override", type=_override, action="append", default=[],
                         metavar="EXT=KEY,SUM",
                         help="paper's method: fixed key and sum-table tolerances (percent) for "
@@ -212,11 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
                                         "before acting, and every step is journaled.")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--identical-only", action="store_true",
-                       help="act only on files identical to the kept copy (implied by "
-                            "--delete unless --include-similar; links always are)")
+                       help="act only on files identical to the kept copy (the default)")
     which.add_argument("--include-similar", action="store_true",
-                       help="also act on files only similar to the kept copy (what trash "
-                            "and move do by default); --delete needs it to delete them")
+                       help="also act on files only similar to the kept copy, after "
+                            "listing each with its similarity (hard links are only ever "
+                            "made for identical copies)")
     p.add_argument("--keep", choices=[r.value for r in KeepRule], default="oldest",
                    help="which file of a group stays (default oldest)")
     p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
@@ -253,62 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
                                         "scan.")
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(run=cmd_stats)
+    from simgui import cli_cluster
+    cli_cluster.add_commands(commands, db, search)
+    from simgui import cli_folders
+    cli_folders.add_commands(commands, db, search)
+    from simgui import cli_ignore
+    cli_ignore.add_commands(commands, db, search)
     return parser
-
-
-def _open_store(args) -> Store:
-    """The store of ``--db`` (or the default one).  Only ``scan`` creates one: any other
-    command given a path where there is no store says so, rather than reading an empty
-    store made by a typing mistake."""
-    if args.db and args.command != "scan" and not os.path.exists(args.db):
-        raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
-                           "makes one)")
-    # the reading commands read a store they cannot write; the others must write it
-    writes = args.command in ("scan", "undo") or (args.command == "remove"
-                                                  and not args.dry_run)
-    return Store(args.db, read_only=None if not writes else False)
-
-
-# -- scan ---------------------------------------------------------------------
-
-
-class _ProgressLine:
-    """Progress on stderr: one rewritten line on a terminal, a line every few seconds otherwise."""
-
-    def __init__(self, quiet: bool):
-        self.quiet = quiet
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
-        self.width = 0
-
-    def __call__(self, p: Progress) -> bool:
-        if self.quiet or p.phase == "done":
-            return True
-        now = time.monotonic()
-        if not self.tty and now - self.last < 2.0:
-            return True
-        self.last = now
-        if p.phase == "walking":
-            text = f"Looking for files: {p.files_done} found"
-        else:
-            doing = "Reading" if p.phase == "reading" else p.phase.capitalize()  # e.g. Trash
-            text = (f"{doing} {p.files_done}/{p.files_total} files, "
-                    f"{format_bytes(p.bytes_done)} of {format_bytes(p.bytes_total or 0)}, "
-                    f"{format_rate(p.rate)}")
-            if p.seconds_left is not None:
-                text += f", {format_duration(p.seconds_left)} left"
-        if self.tty:
-            sys.stderr.write("\r" + text.ljust(self.width))
-            self.width = len(text)
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-        return True
-
-    def clear(self) -> None:
-        if self.tty and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
 
 
 def cmd_scan(args) -> int:
@@ -316,8 +208,7 @@ def cmd_scan(args) -> int:
         if not os.path.lexists(path):
             raise CommandError(f"no such file or folder: {path}")
     options = ScanOptions(excludes=tuple(args.exclude), min_size=args.min_size,
-                          follow_symlinks=args.follow_symlinks, workers=args.workers,
-                          fingerprints=args.fingerprints)
+                          follow_symlinks=args.follow_symlinks, workers=args.workers)
     line = _ProgressLine(args.quiet)
     with _open_store(args) as store:
         try:
@@ -339,6 +230,10 @@ def cmd_scan(args) -> int:
           f"{rep.skipped} skipped, {rep.hard_links} hard links, "
           f"{rep.files_forgotten} no longer found (gone, left out, or now another name of a "
           "file read) and dropped from the store.", file=sys.stderr)
+    if rep.files_fingerprinted:
+        print(f"{rep.files_fingerprinted} unchanged files were read once more: an older simgui "
+              "stored them without the content fingerprints that confirm similar files.",
+              file=sys.stderr)
     return EXIT_SOME_FAILED if rep.errors else EXIT_OK
 
 
@@ -405,75 +300,6 @@ def _print_inspection(info: dict) -> None:
 # -- pairs, groups, similar ------------------------------------------------------
 
 
-def _tolerances(args) -> Tolerances:
-    """The paper's tolerances, or for another method its threshold as a difference in
-    percent in the sum-table tolerance's place."""
-    if args.size_factor < 1:
-        raise CommandError("--size-factor must be at least 1")
-    threshold = getattr(args, "threshold", None)
-    method = getattr(args, "method", "paper")
-    if method != "paper" and getattr(args, "check", 0):
-        raise CommandError("--check is for the paper's method; the fingerprint methods "
-                           "take --threshold")
-    if getattr(args, "override", None):
-        if method != "paper":
-            raise CommandError("--override is for the paper's method; the fingerprint methods "
-                               "take --threshold")
-        if args.no_extensions:
-            raise CommandError("--override sets tolerances per extension: it cannot be used "
-                               "with --no-extensions")
-    if method == "paper":
-        if threshold is not None:
-            raise CommandError("--threshold is for --method simhash or minhash; the paper's "
-                               "method takes --key-tolerance and --sum-tolerance")
-        return Tolerances(args.key_tolerance, args.sum_tolerance)
-    if method == "simhash":
-        bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
-        if not (math.isfinite(bits) and float(bits).is_integer()
-                and 0 <= bits <= methods.SIMHASH_MAX_BITS):
-            raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
-                               f"{methods.SIMHASH_MAX_BITS}")
-        return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
-    resemblance = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
-    if not (math.isfinite(resemblance) and methods.MINHASH_FLOOR * 100 <= resemblance <= 100):
-        raise CommandError(f"--threshold for minhash is a resemblance from "
-                           f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
-    return Tolerances(args.key_tolerance, methods.threshold_difference(method, resemblance))
-
-
-def _files(store: Store, args):
-    files = store.files()
-    overridden = {ext for ext, _ in getattr(args, "override", ())}
-    for ext in sorted(overridden - set(files.extensions) if overridden else ()):
-        print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "
-              f"changes nothing", file=sys.stderr)
-    needs = args.method if args.method != "paper" else "minhash" if args.check else None
-    if needs and len(files) and not files.fingerprinted.all():
-        missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)
-        raise CommandError(f"{missing} (simgui scan --fingerprints FOLDER)")
-    return files
-
-
-def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
-    """The --reference folders, absolute, checked: each must be a folder, and one that
-    holds no stored file (under its name or with links resolved) is an error when it is
-    to protect files (a mistyped or unscanned path would protect nothing), else a
-    warning."""
-    checked = []
-    for folder in folders:
-        path = os.path.abspath(os.path.expanduser(folder))
-        if not os.path.isdir(path):
-            raise CommandError(f"--reference {folder}: no such folder")
-        if not in_folders(files.paths, [path], resolve_links=True).any():
-            message = f"--reference {folder}: no stored file is in it"
-            if protecting:
-                raise CommandError(f"{message}, so it would protect nothing; nothing was "
-                                   "changed (scan it first, or check the path)")
-            print(f"simgui: {message}", file=sys.stderr)
-        checked.append(path)  # grouping and clean-up resolve its links themselves
-    return checked
-
-
 def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
     """The stored files, their groups at ``tol``, and the checked --reference folders."""
     files = _files(store, args)
@@ -481,50 +307,35 @@ def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
     groups = find_groups(files, tol, scheme=SCHEMES[args.scheme],
                          use_extensions=not args.no_extensions, size_factor=args.size_factor,
                          references=references, method=args.method,
-                         check_resemblance=args.check, overrides=dict(args.override))
+                         overrides=dict(args.override))
+    # what the user said are not duplicates (simgui ignore, or the window) stays apart
+    groups = groups_without_ignored(groups, ignored.ignored_pairs(store))
     return files, groups, references
 
 
 def cmd_pairs(args) -> int:
     import csv
 
+    from simgui.core.search.pairs import similar_pairs
+
     tol = _tolerances(args)
     with _open_store(args) as store:
         files = _files(store, args)
-    fingerprint_method = args.method != "paper"
-    # classes are sets of identical files, as for groups: a class's members are listed
-    # with its first file only, so files of equal size and sum table but other contents
-    # must not share one (their copies of each other would go unlisted), and copies are
-    # copies whatever their extensions
-    hashes = np.frombuffer(b"".join(h or bytes(16) for h in files.hashes),
-                           np.int64).reshape(-1, 2)
-    space = SearchSpace.build(files.sizes, files.tables, scheme=SCHEMES[args.scheme],
-                              extensions=None if args.no_extensions else files.extensions,
-                              size_factor=args.size_factor, class_extra=hashes,
-                              classes_by_extension=False)
-    if fingerprint_method:
-        rep_pairs, _ = methods.class_pairs(space, args.method, files.simhashes,
-                                           files.signatures, tol.sum)
-    else:
-        rep_pairs = space.class_pairs(tol, dict(args.override))
-        if args.check:
-            rep_pairs = rep_pairs[methods.resemblance_at_least(files.signatures, rep_pairs,
-                                                               args.check / 100)]
-    pairs = expand_pairs(space.classes, rep_pairs, expand_identical=False)
-    key_d, sum_d = pair_distances(space, pairs)
-    identical, sim = identity_and_similarity(
-        sum_d, files.sizes[pairs[:, 0]], files.sizes[pairs[:, 1]],
-        [files.hashes[a] == files.hashes[b] for a, b in pairs.tolist()])
-    if fingerprint_method:  # the finding method's own measure
-        a, b = pairs[:, 0], pairs[:, 1]
-        difference = methods.differences(args.method, files.simhashes[a], files.signatures[a],
-                                         files.simhashes[b], files.signatures[b])
-        sim = methods.similarity(difference, identical)
+        skip = {frozenset(os.fsencode(p) for p in pair) for pair in ignored.ignored_pairs(store)}
+    found = similar_pairs(files, tol, scheme=SCHEMES[args.scheme],
+                          use_extensions=not args.no_extensions, size_factor=args.size_factor,
+                          method=args.method, overrides=dict(args.override))
     rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
-             "key_distance": round(kd, 4), "sum_distance": sd, "similarity": round(sm, 2),
+             "key_distance": round(kd, 4), "sum_distance": sd,
+             "similarity": percent_or_none(sm),
              "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
-            for (a, b), kd, sd, same, sm in zip(pairs.tolist(), key_d.tolist(), sum_d.tolist(),
-                                                identical.tolist(), sim.tolist())]
+            for (a, b), kd, sd, same, sm in zip(found.pairs.tolist(),
+                                                found.key_distance.tolist(),
+                                                found.sum_distance.tolist(),
+                                                found.identical.tolist(),
+                                                found.similarity.tolist())
+            if not skip or frozenset((os.fsencode(files.paths[a]),
+                                      os.fsencode(files.paths[b]))) not in skip]
     if args.format == "json":
         for row in rows:
             print(json.dumps(json_ready(row)))
@@ -558,7 +369,7 @@ def cmd_similar(args) -> int:
     # a link named is followed; the file itself is never its own match, by any path
     me = os.path.realpath(args.file)
     here = os.stat(me)
-    record = read_file(me, fingerprints=fingerprint_method or bool(args.check))
+    record = read_file(me)
     if record.error:
         raise CommandError(f"{args.file}: {record.error}", EXIT_SOME_FAILED)
     tol = _tolerances(args)
@@ -574,10 +385,9 @@ def cmd_similar(args) -> int:
         hits, distances = similar_to(record.sum_table, record.size, files, tol,
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
                                      extension=extension, content_hash=record.content_hash)
-        if args.check:
+        if tol.content > 0:  # the content check, as for pairs: copies need none
             copy = np.array([files.hashes[i] == record.content_hash for i in hits], bool)
-            keep = methods.resembles(files.signatures[hits], record.minhash,
-                                     args.check / 100) | copy
+            keep = (_share_with(record, files, hits) >= tol.content) | copy
             hits, distances = hits[keep], distances[keep]
     names = {me, os.path.abspath(args.file)}  # a stored path of it, whatever its inode now
     keep = np.flatnonzero(((files.devices[hits] != here.st_dev)
@@ -586,17 +396,23 @@ def cmd_similar(args) -> int:
     hits, distances = hits[keep], distances[keep]
     key = SCHEMES[args.scheme].key(record.sum_table)
     keys = SCHEMES[args.scheme].keys(files.tables[hits])
-    identical, sim = identity_and_similarity(
+    identical, _ = identity_and_similarity(
         distances, files.sizes[hits], record.size,
         [files.hashes[i] == record.content_hash for i in hits])
-    if fingerprint_method:
-        sim = methods.similarity(difference[keep], identical)
-        order = np.lexsort((-sim,))  # most similar first, like the paper's ranking
-        hits, distances, keys, identical, sim = (hits[order], distances[order], keys[order],
-                                                 identical[order], sim[order])
+    if args.method == "simhash":
+        x = np.bitwise_xor(files.simhashes[hits], np.uint64(record.simhash))
+        share = methods.share_from_bits(np.bitwise_count(x))
+    elif args.method in methods.PICTURE_METHODS:
+        share = methods.method_share(args.method, difference[keep])
+    else:
+        share = _share_with(record, files, hits)
+    sim = methods.similarity(share, identical)
+    order = np.lexsort((distances, -np.nan_to_num(sim, nan=-1.0)))  # most similar first
+    hits, distances, keys, identical, sim = (hits[order], distances[order], keys[order],
+                                             identical[order], sim[order])
     rows = [{"path": files.paths[i], "size": int(files.sizes[i]), "identical": bool(same),
              "key_distance": round(float(abs(k - key)), 4), "sum_distance": int(d),
-             "similarity": round(float(s_), 2)}
+             "similarity": percent_or_none(float(s_))}
             for i, d, k, same, s_ in zip(hits, distances, keys, identical, sim)]
     if args.format == "json":
         for r in rows:
@@ -613,9 +429,20 @@ def cmd_similar(args) -> int:
             print(f"No stored file is similar to {os.path.abspath(args.file)} at these "
                   "tolerances.")
         for r in rows:
-            label = "identical" if r["identical"] else f"{r['similarity']:6.2f} %"
+            label = ("identical" if r["identical"] else "?" if r["similarity"] is None
+                     else f"{r['similarity']:6.2f} %")
             print(f"{label:>10}  {format_bytes(r['size']):>9}  {r['path']}")
     return EXIT_OK
+
+
+def _share_with(record, files, hits) -> np.ndarray:
+    """Share of content in common (percent) of one file read now with stored files,
+    from MinHash; NaN for a stored file without fingerprints."""
+    if len(hits) == 0 or files.signatures is None:
+        return np.full(len(hits), np.nan)
+    equal = (files.signatures[hits] == record.minhash).mean(axis=-1)
+    share = methods.share_from_resemblance(equal)
+    return np.where(files.fingerprinted[hits], share, np.nan)
 
 
 def _similar_by_fingerprints(record, files, method: str, max_difference: float,
@@ -623,6 +450,10 @@ def _similar_by_fingerprints(record, files, method: str, max_difference: float,
     """Stored files within ``max_difference`` percent of one file by a fingerprint method
     (one comparison per stored file: a query, not a search of all pairs).  As in a
     search, files under the smallest similar size only match identical copies."""
+    if method in methods.PICTURE_METHODS:  # pictures: any extension and size
+        from simgui.core.search.pictures import similar_pictures
+        return similar_pictures(record, files, max_difference,
+                                rotations=method == "images-rotated")
     difference = methods.differences(method, files.simhashes, files.signatures,
                                      np.uint64(record.simhash), record.minhash)
     big = np.maximum(files.sizes, record.size)
@@ -637,17 +468,6 @@ def _similar_by_fingerprints(record, files, method: str, max_difference: float,
 
 
 # -- remove, undo, journal ----------------------------------------------------
-
-
-def _confirm(question: str) -> bool:
-    if not sys.stdin.isatty():
-        raise CommandError("refusing to act without confirmation: add --yes (or --dry-run)")
-    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
-
-
-def _print_result(result) -> int:
-    print(result.describe())
-    return EXIT_SOME_FAILED if result.failed else EXIT_OK
 
 
 def cmd_remove(args) -> int:
@@ -674,18 +494,19 @@ def cmd_remove(args) -> int:
             if inside:
                 print(f"simgui: {target} is inside the scanned folder {inside}: the next scan "
                       "there finds the moved files again", file=sys.stderr)
-        # a permanent delete of a file that is only similar loses what differs in it
-        # for good: only when asked for explicitly
-        identical_only = args.identical_only or (action is Action.DELETE
-                                                 and not args.include_similar)
+        # a file that is only similar holds what its kept copy does not: it is acted on
+        # only when asked for, and listed with its similarity first
+        identical_only = not args.include_similar
         plan = plan_removal(groups, action=action, keep=KeepRule(args.keep),
                             references=references, identical_only=identical_only,
                             target_dir=target if args.move_to else None,
                             roots=roots)
         print(plan.describe())
-        if identical_only and not args.identical_only and plan.left_similar:
-            print("Files only similar to the kept copy are not deleted permanently "
-                  "(--include-similar to delete them too).")
+        if not identical_only:
+            _list_similar(plan)
+        elif plan.left_similar:
+            print(f"{_files_text(plan.left_similar)} only similar to the kept copy "
+                  "left alone (--include-similar to act on them too).")
         if args.dry_run or not plan.operations:
             return EXIT_OK
         if not args.yes and not _confirm("Go ahead?"):
@@ -707,9 +528,30 @@ def cmd_remove(args) -> int:
         return code
 
 
+def _files_text(count: int) -> str:
+    return "1 file" if count == 1 else f"{count:,} files"
+
+
+def _list_similar(plan) -> None:
+    """Each planned file that is only similar to its kept copy, with its similarity:
+    nobody should trash a merely similar file without seeing that it is one."""
+    similar = [op for op in plan.operations if not op.member.identical]
+    if similar:
+        print(f"{_files_text(len(similar))} only similar to the kept copy (not identical), "
+              "with the share of content they have in common with the group's reference:")
+        for op in similar:
+            value = op.member.similarity
+            label = "?" if math.isnan(value) else f"{value:.1f} %"
+            print(f"  {label:>7}  {op.path}")
+
+
 def cmd_undo(args) -> int:
     with _open_store(args) as store:
         journal.recover(store)
+        if args.batch is None and journal.last_undoable(store) is None:
+            # nothing went wrong: there is nothing to put back (exit 1 means failures)
+            print("Nothing to undo: no clean-up has moved files that could be put back.")
+            return EXIT_OK
         try:
             result = undo(store, args.batch)
         except journal.UndoError as exc:

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 import os
 
 import numpy as np
@@ -90,7 +91,12 @@ def test_remove_dry_run_changes_nothing(scanned, capsys):
     root, db = scanned
     before = sorted(p.name for p in root.rglob("*"))
     code, out, _ = run(capsys, "remove", "--db", db, "--dry-run")
-    assert code == 0 and "2 files" in out
+    # identical copies only, unless asked: the edited file is named as left alone
+    assert code == 0 and "Send 1 file" in out and "1 file only similar" in out
+    code, out, _ = run(capsys, "remove", "--db", db, "--dry-run", "--include-similar")
+    assert code == 0 and "Send 2 files" in out
+    # the similar file is listed with its similarity before anything happens
+    assert re.search(r"\d+\.\d %\s+\S*edited\.bin", out), out
     assert sorted(p.name for p in root.rglob("*")) == before
 
 
@@ -125,7 +131,8 @@ def test_trash_identical_then_undo(scanned, capsys, home):
 def test_move_keeps_relative_paths(scanned, capsys, tmp_path):
     root, db = scanned
     target = tmp_path / "moved"
-    code, out, _ = run(capsys, "remove", "--db", db, "--move-to", str(target), "--yes")
+    code, out, _ = run(capsys, "remove", "--db", db, "--move-to", str(target), "--yes",
+                       "--include-similar")
     assert code == 0, out
     moved = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
     assert moved == ["edited.bin", os.path.join("sub", "copy.bin")]
@@ -308,7 +315,12 @@ def test_pairs_lists_every_identical_copy(tmp_path, capsys):
     identical = {tuple(sorted(os.path.basename(r[k]) for k in ("path_a", "path_b")))
                  for r in rows if r["identical"]}
     assert identical == {("b copy.bin", "b.bin"), ("tool", "tool.sh")}
-    assert any(not r["identical"] for r in rows)  # a and b: equal tables, other contents
+    # a and b: equal (empty) sum tables, unrelated contents: the content check drops them,
+    # and the paper's method as published lists them
+    assert all(r["identical"] for r in rows)
+    assert main(["pairs", "--db", db, "--format", "json", "--no-check"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert any(not r["identical"] for r in rows)
 
 
 def test_override_fixes_one_extensions_tolerances(scanned, capsys):

@@ -184,7 +184,7 @@ def test_simgui_groups_give_copies_of_each_other_as_one_set_of_duplicates(monkey
     speed = importlib.import_module("speed")
     files = copies_beside_a_similar_reference()
     out = io.StringIO()
-    write_groups(Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0)).groups(),
+    write_groups(Analysis.build(files, SearchSettings()).groups(Tolerances(3.2, 1.0, 0)).groups(),
                  out, "json")
     monkeypatch.setattr(speed, "_simgui", lambda *args, **kw: out.getvalue())
     assert [sorted(g) for g in speed.groups_simgui_json("db")] == [

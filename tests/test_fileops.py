@@ -828,10 +828,13 @@ def test_cli_trash_of_similar_files_says_so(similar_pair, capsys):
 
     data, db, edited = similar_pair
     capsys.readouterr()
-    assert main(["remove", "--db", db, "--dry-run"]) == 0
-    assert "1 of these files is not identical" in capsys.readouterr().out
+    assert main(["remove", "--db", db, "--dry-run"]) == 0  # copies only, by default
+    out = capsys.readouterr().out
+    assert "Nothing to do" in out and "1 file only similar to the kept copy left alone" in out
     assert main(["remove", "--db", db, "--include-similar", "--dry-run"]) == 0
-    assert "1 of these files is not identical" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 of these files is not identical" in out
+    assert "report-edited.bin" in out.split("not identical), with", 1)[1]
 
 
 def test_link_resolver_gives_each_folder_its_real_path(tmp_path):

@@ -170,3 +170,47 @@ def test_shared_core_modules_import_no_stage():
     assert shared, "no shared modules found: the test looks in the wrong place"
     wrong = {m: sorted(o for o in graph[m] if _stage(o)) for m in shared}
     assert {m: o for m, o in wrong.items() if o} == {}
+
+
+# -- simgui.cluster: a layer above the core, like the command line ------------------------
+
+_CLUSTER_LIBRARIES = ("dask", "distributed", "pyarrow")
+
+
+def test_the_cluster_package_imports_only_the_core():
+    graph = import_graph()
+    cluster = [m for m in graph if m == "simgui.cluster" or m.startswith("simgui.cluster.")]
+    assert cluster, "no simgui.cluster modules found: the test looks in the wrong place"
+    wrong = {m: sorted(o for o in graph[m] if not o.startswith(("simgui.core", "simgui.cluster")))
+             for m in cluster}
+    assert {m: o for m, o in wrong.items() if o} == {}
+    users = sorted(m for m, imported in graph.items()
+                   if m not in cluster and any(o.startswith("simgui.cluster") for o in imported))
+    assert users == ["simgui.cli_cluster"]  # never the core, the window or cli.py itself
+
+
+def test_only_the_cluster_layer_names_dask_or_pyarrow():
+    wrong = []
+    for path in _PACKAGE.rglob("*.py"):
+        module = _module_name(path, _PACKAGE)
+        if module.startswith("simgui.cluster") or module == "simgui.cli_cluster":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [(module, n) for n in names if n.split(".")[0] in _CLUSTER_LIBRARIES]
+    assert wrong == []
+
+
+def test_the_command_line_starts_without_dask_or_pyarrow():
+    code = textwrap.dedent("""
+        import sys
+        import simgui.cli, simgui.core.search.analysis, simgui.cluster
+        simgui.cli.build_parser()
+        loaded = sorted({m.split(".")[0] for m in sys.modules} & {"dask", "distributed",
+                                                                  "pyarrow"})
+        print(loaded)
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

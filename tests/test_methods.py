@@ -156,6 +156,8 @@ def test_an_older_store_gains_empty_fingerprint_columns(tmp_path):
                "sum_table, content_hash, scanned_at) VALUES (x'2f61', 3, 1, 1, 1, '', 1, ?, ?, 0)",
                (bytes(128), bytes(16)))
     db.execute("ALTER TABLE batches DROP COLUMN roots")  # and those of later migrations
+    for column in ("hash", "width", "height", "format", "error"):
+        db.execute(f"ALTER TABLE files DROP COLUMN picture_{column}")
     db.execute("PRAGMA user_version = 2")  # a store from before migration 3 (fingerprints)
     db.commit()
     db.close()
@@ -220,10 +222,16 @@ def run(capsys, *argv):
 
 def test_command_line_methods(tree, tmp_path, capsys):
     db = str(tmp_path / "cli.sqlite3")
-    assert run(capsys, "scan", "--db", db, "-q", str(tree))[0] == 0
-    code, _, err = run(capsys, "pairs", "--db", db, "--method", "simhash")
-    assert code == 2 and "scan --fingerprints" in err
-    assert run(capsys, "scan", "--db", db, "-q", "--fingerprints", str(tree))[0] == 0
+    with Store(db) as store:  # as an older simgui stored them: no fingerprints
+        scan(store, [tree], ScanOptions(fingerprints=False))
+    for method in ("simhash", "paper"):
+        code, _, err = run(capsys, "pairs", "--db", db, "--method", method)
+        assert code == 2 and "no content fingerprints" in err and "simgui scan" in err
+    assert "--no-check" in err  # the paper's method can still run as published
+    assert run(capsys, "pairs", "--db", db, "--no-check")[0] == 0
+    # a plain scan reads those files once more, and says why
+    code, _, err = run(capsys, "scan", "--db", db, str(tree))
+    assert code == 0 and "read once more" in err and "without the content fingerprints" in err
     code, out, _ = run(capsys, "pairs", "--db", db, "--method", "minhash", "--format", "json")
     rows = [json.loads(line) for line in out.splitlines()]
     names = {tuple(sorted(r[k].rsplit("/", 1)[1] for k in ("path_a", "path_b"))) for r in rows}
@@ -276,31 +284,35 @@ def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(
             base[rng.choice(len(base), 30, replace=False)] ^= 1
             (root / f"r{i}~edit.bin").write_bytes(base.tobytes())
     files = scanned(root, tmp_path).files()
-    loose = Tolerances(10, 10)
+    loose = Tolerances(10, 10, 0)
     plain = find_groups(files, loose)
-    checked = find_groups(files, loose, check_resemblance=30)
+    checked = find_groups(files, Tolerances(10, 10))  # the content check is the default
     names = lambda groups: sorted(sorted(m.path.rsplit("/", 1)[1] for m in g.files)
                                   for g in groups)
     # without the check, unrelated random files join the groups
     assert sum(len(g.files) for g in plain) > sum(len(g.files) for g in checked)
     assert names(checked) == [[f"r{i}.bin", f"r{i}~edit.bin"] for i in range(3)]
-    analysis = Analysis.build(files, SearchSettings(check_resemblance=30))
-    counts = analysis.counts(loose)
-    assert counts.sum_hits == 3 and counts.key_hits >= counts.sum_hits
-    plain_counts = Analysis.build(files).counts(loose)
-    assert plain_counts.key_hits == counts.key_hits  # the check is after the key stage
+    analysis = Analysis.build(files)
+    counts = analysis.counts(Tolerances(10, 10))
+    assert counts.similar == 3 and counts.sum_hits > counts.similar  # the check is last
+    plain_counts = analysis.counts(loose)  # the same analysis, the check off: live
+    assert plain_counts.key_hits == counts.key_hits and plain_counts.sum_hits == counts.sum_hits
+    assert plain_counts.similar == plain_counts.sum_hits
+    assert [[m.path for m in g.files] for g in analysis.groups(Tolerances(10, 10)).groups()] \
+        == [[m.path for m in g.files] for g in checked]
 
     db = str(tmp_path / "s.sqlite3")
     code, out, _ = run(capsys, "pairs", "--db", db, "--key-tolerance", "10", "--sum-tolerance",
-                       "10", "--check", "30", "--format", "json")
+                       "10", "--format", "json")
     pairs = sorted(tuple(sorted(json.loads(l)[k].rsplit("/", 1)[1] for k in ("path_a", "path_b")))
                    for l in out.splitlines())
     assert code == 0 and pairs == [(f"r{i}.bin", f"r{i}~edit.bin") for i in range(3)]
     code, out, _ = run(capsys, "similar", "--db", db, "--key-tolerance", "10",
-                       "--sum-tolerance", "10", "--check", "30", str(root / "r1.bin"))
+                       "--sum-tolerance", "10", str(root / "r1.bin"))
     assert code == 0 and out.split()[-1].endswith("r1~edit.bin") and len(out.splitlines()) == 1
-    code, _, err = run(capsys, "groups", "--db", db, "--method", "minhash", "--check", "30")
-    assert code == 2 and "--check" in err
+    code, out, _ = run(capsys, "pairs", "--db", db, "--key-tolerance", "10", "--sum-tolerance",
+                       "10", "--no-check")
+    assert code == 0 and len(out.splitlines()) - 1 > 3  # unrelated files, unconfirmed
 
 
 def test_the_index_and_fingerprints_are_part_of_the_core_api():

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from simgui.core.search.methods import DEFAULT_THRESHOLD
 from simgui.core.search.simfind import (
-    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, DEFAULT_SUM_TOLERANCE,
+    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_CONTENT, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR,
+    DEFAULT_SUM_TOLERANCE,
 )
 
 ENV_CONFIG = "SIMGUI_CONFIG"
@@ -50,7 +51,11 @@ class Settings:
     method: str = "paper"  # one of methods.METHODS
     simhash_bits: int = DEFAULT_THRESHOLD["simhash"]  # simhash: differing bits allowed
     minhash_resemblance: float = DEFAULT_THRESHOLD["minhash"]  # MinHash: smallest resemblance, %
-    check_by_content: bool = False  # paper's method: confirm pairs by MinHash resemblance
+    # paper's method: a pair that is not a copy is called similar only if the files have at
+    # least min_content percent of their content in common (named anew: simgui 0.1 saved
+    # "check_by_content", off, which must not carry over)
+    content_check: bool = True
+    min_content: float = DEFAULT_MIN_CONTENT
     # paper's method: fixed tolerances per extension, "ps=3.2,0.23; pdf=1,0.24"
     # (simfind.parse_overrides)
     overrides: str = ""

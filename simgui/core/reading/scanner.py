@@ -28,6 +28,7 @@ import xxhash
 
 from simgui.core.reading.fingerprints import FingerprintBuilder
 from simgui.core.reading.names import extension_of
+from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
 from simgui.core.reading.sumtable import SumTableBuilder
@@ -50,9 +51,10 @@ class ScanOptions:
     follow_symlinks: bool = False
     tags: Sequence[int] = DEFAULT_TAGS
     workers: int = 0  # 0: one per CPU core
-    # also the simhash and MinHash fingerprints (in the same read; files stored
-    # without them are read again once)
-    fingerprints: bool = False
+    # the simhash and MinHash fingerprints too, in the same read: the content check that
+    # confirms similar files needs them, so they are on by default (files stored without
+    # them, by simgui 0.1 or with this off, are read again once)
+    fingerprints: bool = True
 
     def excluded(self, name: str, path: str) -> bool:
         return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p)
@@ -68,6 +70,8 @@ class ScanReport:
     files_read: int = 0
     files_unchanged: int = 0
     files_forgotten: int = 0
+    #: unchanged files read again only because they were stored without fingerprints
+    files_fingerprinted: int = 0
     bytes_found: int = 0
     bytes_read: int = 0
     hard_links: int = 0
@@ -182,7 +186,7 @@ class _Walker:
 
 
 def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
-              fingerprints: bool = False) -> FileRecord:
+              fingerprints: bool = True) -> FileRecord:
     """Read one file once: sum table, content hash (and with ``fingerprints`` the
     simhash and MinHash signature), or the reason it failed.
 
@@ -228,7 +232,23 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
         return _failed(encoded, ext, "changed while being read", after)
     simhash, minhash = printer.result() if printer is not None else (None, None)
     return FileRecord(encoded, after.st_size, after.st_mtime_ns, after.st_dev, after.st_ino,
-                      ext, builder.result(), hasher.digest(), simhash=simhash, minhash=minhash)
+                      ext, builder.result(), hasher.digest(), simhash=simhash, minhash=minhash,
+                      **_picture_of(path, ext))
+
+
+def _picture_of(path: str, ext: str) -> dict:
+    """A picture's FileRecord fields (simgui.core.reading.pictures): its hash, size and
+    format, or why it did not decode; none for a file not named as a picture (an
+    extension test, so other files cost nothing more).  Pillow reads the file again
+    (from the page cache: read_file has just read it)."""
+    if ext not in picture_extensions():
+        return {}
+    try:
+        picture = read_picture(path, ext)
+    except PictureUnreadable as exc:
+        return {"picture_error": str(exc)}
+    return {"picture_hash": picture.hash, "picture_width": picture.width,
+            "picture_height": picture.height, "picture_format": picture.format}
 
 
 def _failed(path: bytes, ext: str, why: str, st: os.stat_result | None = None) -> FileRecord:
@@ -277,12 +297,15 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
                 rep.files_found += 1
                 rep.bytes_found += found.size
                 old = known.get(encoded)
-                if (old is not None and old.ok and old.tagset_id == tagset_id
-                        and (old.fingerprinted or not options.fingerprints)
+                same = (old is not None and old.ok and old.tagset_id == tagset_id
                         and (old.size, old.mtime_ns, old.device, old.inode)
-                        == (found.size, found.mtime_ns, found.device, found.inode)):
+                        == (found.size, found.mtime_ns, found.device, found.inode))
+                if (same and (old.fingerprinted or not options.fingerprints)
+                        and (old.pictured  # pictures stored before their hashes: read again
+                             or extension_of(found.path) not in picture_extensions())):
                     rep.files_unchanged += 1
                 else:
+                    rep.files_fingerprinted += same
                     to_read.append(found)
                 if elapsed() - last_report >= _PROGRESS_EVERY_SECONDS:
                     last_report = elapsed()
@@ -339,6 +362,9 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
             rep.files_read += 1
             rep.bytes_read += record.size
             pending.append(record)
+            if record.picture_error is not None:
+                # its bytes were read (its copies are found): said, not counted unreadable
+                issue(found.path, "picture", record.picture_error)
             return
         issue(found.path, "error", record.error)
         if record.error == VANISHED:

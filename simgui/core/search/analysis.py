@@ -43,10 +43,10 @@ class SearchSettings:
     # "paper" (keys and sum tables), or a fingerprint method of simgui.core.search.methods,
     # whose difference in percent takes the sum-table tolerance's place
     method: str = "paper"
-    # the paper's method only: a third stage after the sum table (its authors' future
-    # work), keeping a pair only if its MinHash resemblance is at least this percent
-    # (0: off); it removes the unrelated pairs high tolerances let in
-    check_resemblance: float = 0.0
+    # the paper's method only: the content check will be asked for (Tolerances.content),
+    # so every file needs its fingerprints (:func:`require_fingerprints` says how many
+    # lack them); its threshold moves live, like the tolerances
+    content_check: bool = True
     # the paper's method only: (extension, key tolerance, sum-table tolerance) fixed
     # for the files of that extension, whatever the sliders (needs use_extensions)
     overrides: tuple[tuple[str, float, float], ...] = ()
@@ -55,19 +55,14 @@ class SearchSettings:
         return {ext: Tolerances(key, sum_) for ext, key, sum_ in self.overrides}
 
 
-#: The third stage's resemblance when it is on: on the labelled corpus it took the
-#: precision at key 10 % and sum table 10 % from 0.34 to 1.00, at a recall of 0.80
-#: (benchmarks/bench_methods.py).
-DEFAULT_CHECK_RESEMBLANCE = 30.0
-
-
 class MissingFingerprints(ValueError):
     """A fingerprint method was asked for files scanned without fingerprints."""
 
     def __init__(self, missing: int, method: str):
         files = "1 file has" if missing == 1 else f"{missing:,} files have"
-        super().__init__(f"{files} no fingerprints for the {method} method yet: scan "
-                         "again to compute them")
+        what = f"the {method} method" if method in methods.METHODS else f"the {method}"
+        super().__init__(f"{files} no content fingerprints for {what} yet: scan again "
+                         "to compute them")
         self.missing = missing
 
 
@@ -123,17 +118,17 @@ class Analysis:
             raise ValueError(f"unknown reference rule {settings.reference_rule!r}; "
                              f"one of {', '.join(REFERENCE_RULES)}")
         priority = np.lexsort((np.arange(n), path_len, rule, ~in_reference))
-        check = _resemblance_check(files, settings)
+        content = _content_of_pairs(files, settings)
         if settings.method != "paper":
             stats = _method_stats(files, space, settings.method, priority, ceiling)
         elif ceiling is None:
             overrides = settings.override_map()
             stats = ToleranceStats.build(space, affordable_key_ceiling(space, overrides=overrides),
-                                         priority, max_sum=MAX_TOLERANCE, check=check,
+                                         priority, max_sum=MAX_TOLERANCE, content=content,
                                          overrides=overrides)
         else:
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
-                                         key_hits=False, check=check,
+                                         key_hits=False, content=content,
                                          overrides=settings.override_map())
         of_file = space.classes.of_file[priority]
         _, first_seen = np.unique(of_file, return_index=True)
@@ -143,12 +138,21 @@ class Analysis:
                    priority[first_seen])
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
-        return self.stats.counts(tolerances)
+        return self.stats.counts(self._asked(tolerances))
 
     def at(self, tolerances: Tolerances) -> tuple[HitCounts, GroupTable]:
         """Counts and groups in one pass: what a slider move needs."""
-        counts, assignment = self.stats.counts_and_groups(tolerances)
+        counts, assignment = self.stats.counts_and_groups(self._asked(tolerances))
         return counts, self.groups(tolerances, assignment)
+
+    def _asked(self, tolerances: Tolerances) -> Tolerances:
+        """The tolerances this method reads: a fingerprint method is its own content
+        check, so the paper's is off for it."""
+        if self.settings.method != "paper" and tolerances.content:
+            return dataclasses.replace(tolerances, content=0.0)
+        if tolerances.content > 0 and self.stats.hit_content is None:
+            _require_fingerprints(self.files, "content check")
+        return tolerances
 
     def groups(self, tolerances: Tolerances, assignment=None) -> GroupTable:
         """Every group at ``tolerances``; largest (bytes besides the reference) first.
@@ -161,7 +165,7 @@ class Analysis:
         extension rule, of a copy of it in the member's own extension).
         """
         if assignment is None:
-            assignment = self.stats.assign(tolerances)
+            assignment = self.stats.assign(self._asked(tolerances))
         files = self.files
         file_group = assignment.group_of_class[self.space.classes.of_file]
         rows = np.flatnonzero(file_group >= 0)
@@ -173,13 +177,7 @@ class Analysis:
         sum_distance = np.abs(files.tables[rows] - files.tables[ref]).sum(axis=1)
         key_distance = np.abs(self.plain_keys[rows] - self.plain_keys[ref])
         same_hash = (self.hashes[rows] == self.hashes[ref]).all(axis=1)
-        identical, similarity = identity_and_similarity(sum_distance, files.sizes[rows],
-                                                        files.sizes[ref], same_hash)
-        if self.settings.method != "paper":  # the finding method's own measure
-            difference = methods.differences(
-                self.settings.method, files.simhashes[rows], files.signatures[rows],
-                files.simhashes[ref], files.signatures[ref])
-            similarity = methods.similarity(difference, identical)
+        identical, similarity = self.similarity(rows, ref, sum_distance, same_hash)
         n_groups = len(references)
         member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
         group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
@@ -200,6 +198,16 @@ class Analysis:
                           sum_distance[order].astype(np.int64), identical[order],
                           similarity[order], by_number,
                           _copies_among_members(of_class[order], identical[order]))
+
+    def similarity(self, rows, ref, sum_distance, same_hash) -> tuple[np.ndarray, np.ndarray]:
+        """(identical, similarity percent) of files ``rows`` against files ``ref``: what
+        every view reports (see methods.pair_similarity)."""
+        files = self.files
+        identical, _ = identity_and_similarity(sum_distance, files.sizes[rows],
+                                               files.sizes[ref], same_hash)
+        return identical, methods.pair_similarity(self.settings.method, files, rows,
+                                                  np.broadcast_to(ref, np.shape(rows)),
+                                                  identical)
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         return self.stats.curve(key_tolerances, sum_tolerances)
@@ -264,21 +272,31 @@ def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
                 scheme: KeyScheme = SKEW, use_extensions: bool = True,
                 size_factor: float = DEFAULT_SIZE_FACTOR, references: Sequence[str] = (),
                 min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE,
-                method: str = "paper", check_resemblance: float = 0.0,
-                overrides: Mapping[str, Tolerances] | None = None) -> list[Group]:
+                method: str = "paper", overrides: Mapping[str, Tolerances] | None = None) -> list[Group]:
     """Groups of identical and similar files among ``files`` (see :meth:`Analysis.groups`).
 
-    With a fingerprint ``method``, ``tolerances.sum`` is its difference in percent.
+    With a fingerprint ``method``, ``tolerances.sum`` is its difference in percent;
+    with the paper's, ``tolerances.content`` is the content check (it needs fingerprints).
     ``overrides``: extension -> its own tolerances (see :class:`SearchSettings`)."""
     if len(files) == 0:
         return []
     settings = SearchSettings(scheme, use_extensions, size_factor, tuple(references),
                               min_similar_size, method=method,
-                              check_resemblance=check_resemblance,
+                              content_check=tolerances.content > 0,
                               overrides=tuple((e, t.key, t.sum)
                                               for e, t in (overrides or {}).items()))
     analysis = Analysis.build(files, settings, ceiling=tolerances)
     return analysis.groups(tolerances).groups()
+
+
+def require_fingerprints(files: StoredFiles, settings: SearchSettings) -> None:
+    """Raise MissingFingerprints if the search of ``settings`` needs fingerprints (a
+    fingerprint method, or the paper's with the content check) that some file lacks:
+    the window reads those files first."""
+    if settings.method != "paper":
+        _require_fingerprints(files, settings.method)
+    elif settings.content_check:
+        _require_fingerprints(files, "content check")
 
 
 def _require_fingerprints(files: StoredFiles, method: str) -> None:
@@ -287,13 +305,13 @@ def _require_fingerprints(files: StoredFiles, method: str) -> None:
         raise MissingFingerprints(missing, method)
 
 
-def _resemblance_check(files: StoredFiles, settings: SearchSettings):
-    """The paper's method's third stage, or None when it is off."""
-    if settings.method != "paper" or settings.check_resemblance <= 0:
+def _content_of_pairs(files: StoredFiles, settings: SearchSettings):
+    """The paper's method's content check: each candidate's share of content in common,
+    from MinHash (None when some file has no fingerprints: no check can be made)."""
+    if settings.method != "paper" or files.fingerprinted is None \
+            or not files.fingerprinted.all():
         return None
-    _require_fingerprints(files, "minhash")
-    floor = settings.check_resemblance / 100.0
-    return lambda pairs: methods.resemblance_at_least(files.signatures, pairs, floor)
+    return lambda pairs: methods.shared_content(files.signatures, pairs)
 
 
 def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority: np.ndarray,
@@ -302,12 +320,14 @@ def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority:
     pair a key hit (the key slider has no say)."""
     if method not in methods.METHODS[1:]:
         raise methods.unknown_method(method)
-    _require_fingerprints(files, method)
+    if method not in methods.PICTURE_METHODS:  # pictures have their own hashes
+        _require_fingerprints(files, method)
     top = methods.ceiling_difference(method) if ceiling is None else ceiling.sum
     pairs, difference = methods.class_pairs(space, method, files.simhashes, files.signatures,
-                                            top)
+                                            top, files=files)
     return ToleranceStats.from_pairs(space, pairs, np.zeros(len(pairs)), difference, priority,
-                                     max_key=np.inf, max_sum=top, key_hits=ceiling is None)
+                                     max_key=np.inf, max_sum=top, key_hits=ceiling is None,
+                                     content=methods.method_share(method, difference))
 
 
 def in_folders(paths: Sequence[str], folders: Sequence[str], *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import csv
 import json
+import math
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -66,8 +67,14 @@ def member_row(group: Group, m: Member, role: str) -> dict:
     return {"group": group.id, "role": role, "path": m.path, "size": m.size,
             "identical": m.identical and role != "reference",
             "key_distance": round(m.key_distance, 4),
-            "sum_distance": m.sum_distance, "similarity": round(m.similarity, 2),
+            "sum_distance": m.sum_distance, "similarity": percent_or_none(m.similarity),
             "copy_of": m.copy_of}
+
+
+def percent_or_none(value: float) -> float | None:
+    """A similarity for CSV and JSON: two decimals; None (an empty CSV field, JSON null)
+    where it is unknown (a file without fingerprints), never NaN, which JSON lacks."""
+    return None if math.isnan(value) else round(value, 2)
 
 
 def group_rows(groups: Iterable[Group]) -> Iterable[dict]:

@@ -17,6 +17,15 @@ key and sum-table tolerances, see :mod:`simgui.core.search.simfind`):
 
 Defaults were chosen on the labelled corpus (benchmarks/bench_accuracy.py):
 see docs/accuracy.md.
+
+**The similarity users read** is the same for every method: the estimated share of
+content two files have in common, in percent (:func:`shared_content`), 100 only for
+identical copies.  From MinHash: with J the estimated Jaccard resemblance of the two
+files' feature sets, 2J / (1 + J), the share of either file's features that the
+other has (two equal-sized files with a share c of their content in common have
+J = c / (2 - c)).  From simhash, d differing bits estimate the angle between the
+feature sets, pi d / 64, whose cosine is the same share.  Unrelated files read
+near 0, an edit of 1 % of a file's bytes in one place reads about 99.
 """
 
 from __future__ import annotations
@@ -27,9 +36,13 @@ import numpy as np
 from numba import njit
 
 from simgui.core.reading.fingerprints import SLOTS
+from simgui.core.search import pictures
 from simgui.core.search.hamming_index import hamming_pairs
 
-METHODS = ("paper", "simhash", "minhash")
+METHODS = ("paper", "simhash", "minhash", "images", "images-rotated")
+#: the picture methods (simgui.core.search.pictures): perceptual hashes of pictures only,
+#: across extensions and sizes; "images-rotated" also pairs turned and mirrored copies
+PICTURE_METHODS = ("images", "images-rotated")
 #: The largest simhash distance searched (its slider's top): the index needs
 #: C(blocks, bits) sorted tables, so wider searches cost more than they find.
 SIMHASH_MAX_BITS = 8
@@ -58,7 +71,7 @@ def unknown_method(method: str) -> ValueError:
 def threshold_difference(method: str, threshold: float) -> float:
     """A method's threshold as users set it (simhash: differing bits; MinHash: smallest
     resemblance in percent) as the difference in percent its searches take."""
-    if method == "simhash":
+    if method == "simhash" or method in PICTURE_METHODS:
         return float(bits_to_difference(threshold))
     if method == "minhash":
         return float(resemblance_to_difference(threshold / 100))
@@ -67,14 +80,16 @@ def threshold_difference(method: str, threshold: float) -> float:
 
 def threshold_text(method: str, threshold: float) -> str:
     """A threshold as the window writes it: "≤ 8 bits", "≥ 45 %"."""
-    if method == "simhash":
+    if method == "simhash" or method in PICTURE_METHODS:
         return f"≤ {threshold:g} bit{'s' if threshold != 1 else ''}"
     return f"≥ {threshold:g} %"
 
 
 #: Each method's threshold at the top of its search's reach, and by default
-CEILING_THRESHOLD = {"simhash": SIMHASH_MAX_BITS, "minhash": MINHASH_FLOOR * 100}
-DEFAULT_THRESHOLD = {"simhash": SIMHASH_DEFAULT_BITS, "minhash": MINHASH_DEFAULT * 100}
+CEILING_THRESHOLD = {"simhash": SIMHASH_MAX_BITS, "minhash": MINHASH_FLOOR * 100,
+                     "images": pictures.MAX_BITS, "images-rotated": pictures.MAX_BITS}
+DEFAULT_THRESHOLD = {"simhash": SIMHASH_DEFAULT_BITS, "minhash": MINHASH_DEFAULT * 100,
+                     "images": pictures.DEFAULT_BITS, "images-rotated": pictures.DEFAULT_BITS}
 
 
 def ceiling_difference(method: str) -> float:
@@ -90,11 +105,78 @@ def default_difference(method: str) -> float:
     return threshold_difference(method, DEFAULT_THRESHOLD[method])
 
 
-def similarity(difference, identical) -> np.ndarray:
-    """The similarity a report gives a pair a fingerprint method found: 100 less the
-    difference, and 100 only for identical copies (the rule of
-    simfind.identity_and_similarity)."""
-    return np.where(identical, 100.0, np.minimum(100.0 - np.asarray(difference), 99.99))
+#: The most a pair that is not an identical copy can read: 100 means a copy.
+MOST_SIMILAR = 99.99
+
+
+def share_from_resemblance(resemblance) -> np.ndarray:
+    """Share of content in common (percent) from a Jaccard resemblance (0..1): 2J/(1+J)."""
+    j = np.asarray(resemblance, np.float64)
+    return 200.0 * j / (1.0 + j)
+
+
+def resemblance_from_share(share) -> np.ndarray:
+    """The inverse of :func:`share_from_resemblance`: J = s / (2 - s), s in 0..1."""
+    s = np.asarray(share, np.float64) / 100.0
+    return s / (2.0 - s)
+
+
+def share_from_bits(bits) -> np.ndarray:
+    """Share of content in common (percent) from simhash bits apart: cos(pi d / 64),
+    and 0 past a quarter turn (unrelated files differ in about 32 bits)."""
+    return 100.0 * np.maximum(np.cos(np.pi * np.asarray(bits, np.float64) / 64.0), 0.0)
+
+
+def shared_content(signatures: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """Each index pair's estimated share of content in common, percent, from MinHash
+    signatures (a pass over the pairs: tens of millions take no extra memory)."""
+    signatures = np.ascontiguousarray(signatures, np.uint32)
+    pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
+    if len(pairs) == 0:
+        return np.zeros(0)
+    return share_from_resemblance(_equal_slots(signatures, pairs) / signatures.shape[1])
+
+
+def method_share(method: str, difference) -> np.ndarray:
+    """A fingerprint method's difference in percent as the share of content in common."""
+    if method == "simhash":
+        return share_from_bits(np.asarray(difference) * 64 / 100)
+    if method == "minhash":
+        return share_from_resemblance(1.0 - np.asarray(difference) / 100)
+    if method in PICTURE_METHODS:  # how alike two pictures look: 100 less the bits' share
+        return 100.0 - np.asarray(difference, np.float64)
+    raise unknown_method(method)
+
+
+def pair_similarity(method: str, files, a, b, identical) -> np.ndarray:
+    """The similarity (percent) reports give file pairs ``(a[i], b[i])`` of ``files``
+    (StoredFiles): the share of content in common by the method's fingerprints (MinHash
+    for the paper's method), NaN where a file has none, 100 for identical copies."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    if method == "simhash":
+        x = np.bitwise_xor(files.simhashes[a], files.simhashes[b])
+        share = share_from_bits(np.bitwise_count(x))
+    elif method in ("minhash", "paper"):
+        share = np.full(len(a), np.nan)
+        if files.signatures is not None and len(a):
+            share = shared_content(files.signatures, np.stack([a, b], axis=1))
+    elif method in PICTURE_METHODS:  # pictures: 100 - 100 * bits / 64; NaN if not both
+        bits = pictures.distances(files.picture_hashes[a], files.picture_hashes[b],
+                                  rotations=method == "images-rotated")
+        share = np.where(files.is_picture[a] & files.is_picture[b], 100.0 - bits * 100 / 64,
+                         np.nan)
+        return similarity(share, identical)
+    else:
+        raise unknown_method(method)
+    if files.fingerprinted is not None and len(a):
+        share = np.where(files.fingerprinted[a] & files.fingerprinted[b], share, np.nan)
+    return similarity(share, identical)
+
+
+def similarity(share, identical) -> np.ndarray:
+    """The similarity every report gives a pair: its share of content in common (NaN
+    where unknown), at most :data:`MOST_SIMILAR`, and 100 only for identical copies."""
+    return np.where(identical, 100.0, np.minimum(np.asarray(share, np.float64), MOST_SIMILAR))
 
 
 def simhash_pairs(fps: np.ndarray, max_bits: int = SIMHASH_MAX_BITS
@@ -236,7 +318,7 @@ def _equal_slots(signatures, pairs):
 
 
 def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarray,
-                max_difference: float) -> tuple[np.ndarray, np.ndarray]:
+                max_difference: float, files=None) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of class representatives of ``space`` (a SearchSpace) within
     ``max_difference`` percent by ``method``, and their differences.
 
@@ -244,6 +326,11 @@ def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarra
     smallest similar size are only ever copies, sizes must be within the size
     factor, and with the extension rule both files have the same extension.
     """
+    if method in PICTURE_METHODS:  # pictures have their own rules (``files``: StoredFiles)
+        bits = min(int(math.floor(max_difference * 64 / 100 + 1e-9)), pictures.MAX_BITS)
+        pairs, bits = pictures.class_pairs(space, files.picture_hashes, files.is_picture, bits,
+                                           rotations=method == "images-rotated")
+        return pairs, bits_to_difference(bits)
     reps = space.search_reps()
     if method == "simhash":
         bits = min(int(math.floor(max_difference * 64 / 100 + 1e-9)), SIMHASH_MAX_BITS)
@@ -271,19 +358,22 @@ def differences(method: str, simhash_a, signature_a, simhash_b, signature_b) -> 
         return bits_to_difference(np.bitwise_count(x))
     if method == "minhash":
         return 100.0 * (np.asarray(signature_a) != np.asarray(signature_b)).mean(axis=-1)
+    if method in PICTURE_METHODS:  # simhash_a/b: the pictures' hashes
+        return bits_to_difference(pictures.distances(simhash_a, simhash_b,
+                                                     rotations=method == "images-rotated"))
     raise unknown_method(method)
 
 
 def distance_bins(method: str) -> np.ndarray:
     """The x values of :func:`distance_histogram`: bits 0..64 for simhash, resemblance in
     percent (in 128ths) for MinHash."""
-    if method == "simhash":
+    if method == "simhash" or method in PICTURE_METHODS:
         return np.arange(65, dtype=np.float64)
     return 100.0 * np.arange(SLOTS + 1) / SLOTS
 
 
 def _bin_of(method: str, difference: np.ndarray) -> np.ndarray:
-    if method == "simhash":
+    if method == "simhash" or method in PICTURE_METHODS:
         return np.rint(np.asarray(difference) * 64 / 100).astype(np.int64)
     return np.rint((100.0 - np.asarray(difference)) * SLOTS / 100).astype(np.int64)
 

@@ -75,9 +75,16 @@ def _beyond_all_later(value, tolerance):
 @dataclass(frozen=True)
 class HitCounts:
     key_hits: int  # file pairs passing the key test and the size filter
-    sum_hits: int  # of those, pairs passing the sum-table test too: similar pairs
+    sum_hits: int  # of those, pairs passing the sum-table test too: the paper's similar pairs
     groups: int  # groups find_groups would form (with the same reference order)
     all_pairs: int  # n(n-1)/2, to express the others as fractions
+    #: of the sum-table hits, those the content check confirms (copies always are): the
+    #: pairs called similar; equal to sum_hits when the check is off
+    similar: int = -1
+
+    def __post_init__(self):
+        if self.similar < 0:
+            object.__setattr__(self, "similar", self.sum_hits)
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,9 @@ class ToleranceStats:
     hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
     hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits
     weight: np.ndarray  # int64 (2h,): file pairs each class pair stands for
+    #: float64 (2h,): estimated share of content in common, percent (NaN: unknown), for
+    #: the content check (Tolerances.content); None when no pair has one
+    hit_content: np.ndarray | None
     # sum_hits_at[i, j]: file pairs hit at key TOLERANCE_STEPS[i] and sum TOLERANCE_STEPS[j]
     sum_hits_at: np.ndarray | None
     within: int  # pairs inside classes: hits at every tolerance
@@ -113,7 +123,7 @@ class ToleranceStats:
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
-              check=None, overrides: Mapping[str, Tolerances] | None = None) -> ToleranceStats:
+              content=None, overrides: Mapping[str, Tolerances] | None = None) -> ToleranceStats:
         """Candidates up to key tolerance ``max_key`` percent (the slider's top);
         groups and sum-table hits are available up to ``max_sum``.
 
@@ -122,8 +132,9 @@ class ToleranceStats:
         ``key_hits=False`` skips the pairs that only pass the key test (a
         search at the ceilings, for groups at one tolerance): key hits are then
         not counted.
-        ``check``: a third stage after the sum table, ``check(pairs) -> bool mask``; a
-        pair it rejects is a key hit but never a similar pair.
+        ``content``: ``content(pairs) -> float64 percent``, each pair's estimated share
+        of content in common, for the content check after the sum table (a pair it
+        rejects is a key and sum-table hit but never a similar pair); None: no check.
         ``overrides``: extension -> its own fixed tolerances (the paper's fix for
         formats with large shared headers); pairs of those extensions are hits at
         every tolerance or at none, whatever the sliders say, and only their
@@ -142,33 +153,38 @@ class ToleranceStats:
             mine = np.isin(space.ext_ids[pairs[:, 0]], list(fixed))
             min_key[mine] = 0.0
             min_sum[mine] = 0.0
-        verified = None if check is None else np.asarray(check(pairs), bool)
+        shared = None
+        if content is not None:  # only for the pairs that can be sum-table hits
+            shared = np.full(len(pairs), np.nan)
+            can = min_sum <= max_sum
+            shared[can] = content(pairs[can])
         return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
-                              max_sum=max_sum, key_hits=key_hits, verified=verified)
+                              max_sum=max_sum, key_hits=key_hits, content=shared)
 
     @classmethod
     def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
                    min_sum: np.ndarray, priority: np.ndarray | None = None, *,
                    max_key: float, max_sum: float, key_hits: bool = True,
-                   verified: np.ndarray | None = None) -> ToleranceStats:
+                   content: np.ndarray | None = None) -> ToleranceStats:
         """Statistics over pairs of classes (one pair of files each, as
         :meth:`SearchSpace.class_pairs` gives them) found by any search, with the
         smallest key and sum-table tolerance at which each is a hit (the other
         methods put their difference in the sum-table tolerance and 0 in the key);
-        ``verified``: which pairs passed a third stage (default: all)."""
+        ``content``: each pair's share of content in common in percent, for the
+        content check (None: no check is possible)."""
         classes = space.classes
         counts = np.diff(classes.members_start)
         ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
         weight = counts[ca] * counts[cb]
         key_hits_at = _hits_on_steps(min_key, None, weight) if key_hits else None
         keep = min_sum <= max_sum
-        if verified is not None:
-            keep &= verified
         all_key, all_weight = (min_key, weight) if key_hits else (None, None)
         ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
             min_sum[keep]
+        shared = np.full(len(ca), np.nan) if content is None else content[keep]
         sum_hits_at = _hits_on_steps(min_key, min_sum, weight) if key_hits else None
-        adjacency = _adjacency(ca, cb, min_key, min_sum, weight, len(counts))
+        *adjacency, hit_content = _adjacency(ca, cb, min_key, min_sum, weight, shared,
+                                             len(counts))
 
         if priority is None:
             priority = np.arange(len(space.sizes))
@@ -176,7 +192,8 @@ class ToleranceStats:
         of_file = classes.of_file[np.asarray(priority)]
         _, first_seen = np.unique(of_file, return_index=True)
         class_order = of_file[np.sort(first_seen)]
-        return cls(space, all_key, all_weight, key_hits_at, *adjacency, sum_hits_at,
+        return cls(space, all_key, all_weight, key_hits_at, *adjacency,
+                   None if content is None else hit_content, sum_hits_at,
                    int((counts * (counts - 1) // 2).sum()), float(max_key), float(max_sum),
                    class_order)
 
@@ -199,8 +216,9 @@ class ToleranceStats:
         group_of_class = np.full(len(sizes), -1, np.int64)
         leaders = np.empty(len(sizes), np.int64)
         g = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key, self.hit_sum,
-                           float(tolerances.key), float(tolerances.sum), sizes, self.class_order,
-                           group_of_class, leaders)
+                           self._content_of_hits(tolerances), float(tolerances.key),
+                           float(tolerances.sum), float(tolerances.content), sizes,
+                           self.class_order, group_of_class, leaders)
         return Assignment(group_of_class, leaders[:g].copy())
 
     def counts_and_groups(self, tolerances: Tolerances) -> tuple[HitCounts, Assignment]:
@@ -208,9 +226,25 @@ class ToleranceStats:
         self._check(tolerances, key_hits=True)
         assignment = self.assign(tolerances)
         n = len(self.space.sizes)
-        return HitCounts(key_hits=self._key_hits(tolerances.key),
-                         sum_hits=self._sum_hits(tolerances.key, tolerances.sum),
-                         groups=len(assignment.leaders), all_pairs=n * (n - 1) // 2), assignment
+        sum_hits = self._sum_hits(tolerances.key, tolerances.sum)
+        similar = sum_hits
+        if tolerances.content > 0:
+            twice = _weight_within(self.adjacent_start, self.hit_key, self.hit_sum, self.weight,
+                                   self._content_of_hits(tolerances), float(tolerances.key),
+                                   float(tolerances.sum), float(tolerances.content))
+            similar = twice // 2 + self.within
+        return HitCounts(key_hits=self._key_hits(tolerances.key), sum_hits=sum_hits,
+                         groups=len(assignment.leaders), all_pairs=n * (n - 1) // 2,
+                         similar=similar), assignment
+
+    def _content_of_hits(self, tolerances: Tolerances) -> np.ndarray:
+        """The shares of content the check compares ``tolerances.content`` with."""
+        if self.hit_content is None:
+            if tolerances.content > 0:
+                raise ValueError("these statistics were built without the content of their "
+                                 "pairs, so the content check cannot be made")
+            return self.hit_sum  # any array of the right length: the check is off
+        return self.hit_content
 
     def _key_hits(self, key: float) -> int:
         i = _step_index(key)
@@ -223,7 +257,7 @@ class ToleranceStats:
         if i is not None and j is not None and self.sum_hits_at is not None:
             return int(self.sum_hits_at[i, j]) + self.within
         twice = _weight_within(self.adjacent_start, self.hit_key, self.hit_sum, self.weight,
-                               float(key), float(sum_))
+                               self.hit_sum, float(key), float(sum_), 0.0)
         return twice // 2 + self.within
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
@@ -335,13 +369,13 @@ def _histogram(min_key, min_sum, weight, sum_steps):
     return out
 
 
-def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
+def _adjacency(ca, cb, min_key, min_sum, weight, content, n_classes):
     """Pairs as adjacency lists of classes, both directions, each list sorted by the
     slider step at or above the sum-table tolerance (the selective test), and
     above the top step by the tolerance itself: a pass over a list stops at the
     first step beyond the slider.
 
-    Returns (start, neighbour, hit_key, hit_sum, hit_weight); class c's list is
+    Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content); class c's list is
     start[c] .. start[c + 1].  Each worker thread takes a range of classes with
     about as many edges as the others and deals and sorts just those."""
     start = np.zeros(n_classes + 1, np.int64)
@@ -352,24 +386,27 @@ def _adjacency(ca, cb, min_key, min_sum, weight, n_classes):
     hit_key = np.empty(m, np.float64)
     hit_sum = np.empty(m, np.float64)
     hit_weight = np.empty(m, np.int64)
+    hit_content = np.empty(m, np.float64)
     parts = _threads.workers() if len(ca) >= _threads.PARALLEL_FROM else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
     cuts = np.unique(np.concatenate(([0], cuts, [n_classes]))).astype(np.int64)
     map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], ca, cb, min_key, min_sum, weight,
-                                        start, neighbour, hit_key, hit_sum, hit_weight),
+                                        content, start, neighbour, hit_key, hit_sum, hit_weight,
+                                        hit_content),
                 range(len(cuts) - 1))
-    return start, neighbour, hit_key, hit_sum, hit_weight
+    return start, neighbour, hit_key, hit_sum, hit_weight, hit_content
 
 
 @njit(nogil=True, cache=True)
-def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, start, neighbour, hit_key, hit_sum,
-                  hit_weight):
+def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, content, start, neighbour, hit_key,
+                  hit_sum, hit_weight, hit_content):
     """The lists of classes c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those
-    touching these classes are dealt to them as one 32-byte record (one cache line
-    touched per edge), then each list is sorted where it lies."""
+    touching these classes are dealt to them as one 40-byte record, then each list is
+    sorted where it lies."""
     base = start[c0]
     fill = start[c0:c1] - base
-    records = np.empty((start[c1] - base, 4), np.float64)  # hit_sum, hit_key, neighbour, weight
+    # hit_sum, hit_key, neighbour, weight, content
+    records = np.empty((start[c1] - base, 5), np.float64)
     for p in range(ca.shape[0]):
         a, b = ca[p], cb[p]
         for c, d in ((a, b), (b, a)):
@@ -379,6 +416,7 @@ def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, start, neighbour, hi
                 records[x, 1] = min_key[p]
                 records[x, 2] = d  # class numbers and weights stay exact below 2**53
                 records[x, 3] = weight[p]
+                records[x, 4] = content[p]
                 fill[c - c0] = x + 1
     longest = 0
     for c in range(c0, c1):
@@ -415,11 +453,18 @@ def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, start, neighbour, hi
             hit_key[q] = records[r, 1]
             neighbour[q] = np.int64(records[r, 2])
             hit_weight[q] = np.int64(records[r, 3])
+            hit_content[q] = records[r, 4]
     return 0
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _confirmed(content, min_content):
+    """The content check: off at 0; an unknown share (NaN) never passes it."""
+    return min_content <= 0.0 or content >= min_content
+
+
 @njit(nogil=True, cache=True)
-def _weight_within(starts, hit_key, hit_sum, weight, key_tol, sum_tol):
+def _weight_within(starts, hit_key, hit_sum, weight, content, key_tol, sum_tol, min_content):
     total = 0
     for c in range(starts.shape[0] - 1):
         for i in range(starts[c], starts[c + 1]):
@@ -427,14 +472,14 @@ def _weight_within(starts, hit_key, hit_sum, weight, key_tol, sum_tol):
                 if _beyond_all_later(hit_sum[i], sum_tol):
                     break
                 continue
-            if hit_key[i] <= key_tol:
+            if hit_key[i] <= key_tol and _confirmed(content[i], min_content):
                 total += weight[i]
     return total
 
 
 @njit(nogil=True, cache=True)
-def _greedy_groups(starts, neighbours, hit_key, hit_sum, key_tol, sum_tol, class_sizes,
-                   order, group_of_class, leaders):
+def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_tol, min_content,
+                   class_sizes, order, group_of_class, leaders):
     claimed = np.zeros(class_sizes.shape[0], np.bool_)
     groups = 0
     for c in order:
@@ -448,7 +493,7 @@ def _greedy_groups(starts, neighbours, hit_key, hit_sum, key_tol, sum_tol, class
                     break
                 continue
             d = neighbours[i]
-            if hit_key[i] <= key_tol and not claimed[d]:
+            if hit_key[i] <= key_tol and not claimed[d] and _confirmed(content[i], min_content):
                 claimed[d] = True
                 group_of_class[d] = groups
                 near += 1

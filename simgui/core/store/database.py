@@ -216,11 +216,33 @@ _MIGRATIONS: list[str] = [
     """
     ALTER TABLE batches ADD COLUMN roots BLOB;
     """,
+    # 5: pictures (simgui.core.reading.pictures): the 64-bit perceptual hash (as a signed
+    # integer), the size as shown and Pillow's format name; picture_error: why a file named
+    # as a picture did not decode.  All NULL: not a picture, or not decoded yet.
+    """
+    ALTER TABLE files ADD COLUMN picture_hash INTEGER;
+    ALTER TABLE files ADD COLUMN picture_width INTEGER;
+    ALTER TABLE files ADD COLUMN picture_height INTEGER;
+    ALTER TABLE files ADD COLUMN picture_format TEXT;
+    ALTER TABLE files ADD COLUMN picture_error TEXT;
+    """,
+    # 6: the ignore list: pairs of files the user said are not duplicates (user history,
+    # like the journal: a later migration must keep it); path_a < path_b, by bytes
+    """
+    CREATE TABLE IF NOT EXISTS ignored_pairs (
+        path_a BLOB NOT NULL,
+        path_b BLOB NOT NULL,
+        added_at REAL NOT NULL,
+        PRIMARY KEY (path_a, path_b)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 #: the oldest schema a read-only store may have: what reading commands query is the same
 #: from it on (migration 4 adds only what undo, a writing command, reads)
 READABLE_FROM = 3
+#: the first schema with the picture columns (older read-only stores read as having none)
+PICTURES_FROM = 5
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
@@ -238,6 +260,7 @@ class KnownFile:
     tagset_id: int | None
     ok: bool  # has a sum table and no error
     fingerprinted: bool = False  # has the simhash and MinHash fingerprints too
+    pictured: bool = False  # has a picture hash, or the reason it has none
 
 
 @dataclass(frozen=True)
@@ -255,6 +278,13 @@ class FileRecord:
     error: str | None = None
     simhash: int | None = None  # unsigned 64-bit, when fingerprints were asked for
     minhash: np.ndarray | None = None  # uint32 (128,)
+    # a picture's (simgui.core.reading.pictures): hash (unsigned 64-bit), size as shown,
+    # format; or why it did not decode.  All None: not a picture.
+    picture_hash: int | None = None
+    picture_width: int | None = None
+    picture_height: int | None = None
+    picture_format: str | None = None
+    picture_error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -274,6 +304,12 @@ class StoredFiles:
     simhashes: np.ndarray | None = None  # uint64 (n,)
     signatures: np.ndarray | None = None  # uint32 (n, 128)
     fingerprinted: np.ndarray | None = None  # bool (n,)
+    # pictures (simgui.core.reading.pictures); rows that are none: hash 0, sizes -1, format ""
+    picture_hashes: np.ndarray | None = None  # uint64 (n,)
+    picture_widths: np.ndarray | None = None  # int64 (n,)
+    picture_heights: np.ndarray | None = None  # int64 (n,)
+    picture_formats: list[str] | None = None
+    is_picture: np.ndarray | None = None  # bool (n,)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -289,7 +325,14 @@ class StoredFiles:
             hashes=[self.hashes[i] for i in pick], extensions=[self.extensions[i] for i in pick],
             simhashes=None if self.simhashes is None else self.simhashes[index],
             signatures=None if self.signatures is None else self.signatures[index],
-            fingerprinted=None if self.fingerprinted is None else self.fingerprinted[index])
+            fingerprinted=None if self.fingerprinted is None else self.fingerprinted[index],
+            picture_hashes=None if self.picture_hashes is None else self.picture_hashes[index],
+            picture_widths=None if self.picture_widths is None else self.picture_widths[index],
+            picture_heights=None if self.picture_heights is None
+            else self.picture_heights[index],
+            picture_formats=None if self.picture_formats is None
+            else [self.picture_formats[i] for i in pick],
+            is_picture=None if self.is_picture is None else self.is_picture[index])
 
 
 def _check_file_header(path: Path) -> None:
@@ -548,7 +591,8 @@ class Store:
         """Every stored file at or under the given roots, by path."""
         known: dict[bytes, KnownFile] = {}
         sql = ("SELECT path, id, size, mtime_ns, device, inode, tagset_id, "
-               "sum_table IS NOT NULL AND error IS NULL, minhash IS NOT NULL FROM files "
+               "sum_table IS NOT NULL AND error IS NULL, minhash IS NOT NULL, "
+               "picture_hash IS NOT NULL OR picture_error IS NOT NULL FROM files "
                "WHERE path = ? OR (path > ? AND path < ?)")
         for root in roots:
             below = root.rstrip(b"/") + b"/"
@@ -557,7 +601,7 @@ class Store:
                 rows = self._db.execute(sql, (root, below, below[:-1] + b"0")).fetchall()
             for row in rows:
                 known[row[0]] = KnownFile(row[1], row[2], row[3], row[4], row[5], row[6],
-                                          bool(row[7]), bool(row[8]))
+                                          bool(row[7]), bool(row[8]), bool(row[9]))
         return known
 
     def save_files(self, records: Sequence[FileRecord], tagset_id: int, scan_id: int) -> None:
@@ -568,19 +612,27 @@ class Store:
                  None if r.sum_table is None else _table_blob(r.sum_table),
                  r.content_hash, now, scan_id, text_value(r.error),
                  None if r.simhash is None else _signed64(r.simhash),
-                 None if r.minhash is None else _minhash_blob(r.minhash)) for r in records]
+                 None if r.minhash is None else _minhash_blob(r.minhash),
+                 None if r.picture_hash is None else _signed64(r.picture_hash),
+                 r.picture_width, r.picture_height, r.picture_format,
+                 text_value(r.picture_error)) for r in records]
         with self._guard("saving scan results"), self._write():
             self._db.executemany(
                 "INSERT INTO files (path, size, mtime_ns, device, inode, extension, tagset_id, "
-                "sum_table, content_hash, scanned_at, scan_id, error, simhash, minhash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "sum_table, content_hash, scanned_at, scan_id, error, simhash, minhash, "
+                "picture_hash, picture_width, picture_height, picture_format, picture_error) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
                 "mtime_ns = excluded.mtime_ns, device = excluded.device, "
                 "inode = excluded.inode, extension = excluded.extension, "
                 "tagset_id = excluded.tagset_id, sum_table = excluded.sum_table, "
                 "content_hash = excluded.content_hash, scanned_at = excluded.scanned_at, "
                 "scan_id = excluded.scan_id, error = excluded.error, "
-                "simhash = excluded.simhash, minhash = excluded.minhash", rows)
+                "simhash = excluded.simhash, minhash = excluded.minhash, "
+                "picture_hash = excluded.picture_hash, picture_width = excluded.picture_width, "
+                "picture_height = excluded.picture_height, "
+                "picture_format = excluded.picture_format, "
+                "picture_error = excluded.picture_error", rows)
 
     def forget_files(self, ids: Iterable[int]) -> int:
         """Remove files (gone from disk) from the store; returns how many."""
@@ -641,9 +693,11 @@ class Store:
                 row = self._db.execute("SELECT id FROM tagsets WHERE tags = ?",
                                        (tags_to_hex(DEFAULT_TAGS),)).fetchone()
                 tagset_id = row[0] if row else 0  # 0: no tag set, so no file
+            pictures = ("picture_hash, picture_width, picture_height, picture_format"
+                        if self.schema_version >= PICTURES_FROM else "NULL, NULL, NULL, NULL")
             rows = self._db.execute(
                 "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, "
-                "inode, simhash, minhash FROM files "
+                f"inode, simhash, minhash, {pictures} FROM files "
                 "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
         n = len(rows)
         tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
@@ -664,7 +718,14 @@ class Store:
             tables=tables.astype(np.int64),
             hashes=[r[5] for r in rows],
             extensions=[r[6] for r in rows],
-            simhashes=simhashes, signatures=signatures, fingerprinted=fingerprinted)
+            simhashes=simhashes, signatures=signatures, fingerprinted=fingerprinted,
+            picture_hashes=np.fromiter((r[11] or 0 for r in rows), np.int64, n).view(np.uint64),
+            picture_widths=np.fromiter((-1 if r[12] is None else r[12] for r in rows), np.int64,
+                                       n),
+            picture_heights=np.fromiter((-1 if r[13] is None else r[13] for r in rows),
+                                        np.int64, n),
+            picture_formats=[r[14] or "" for r in rows],
+            is_picture=np.fromiter((r[11] is not None for r in rows), bool, n))
 
     def errors(self) -> Iterator[tuple[str, str]]:
         """(path, error) of stored files that could not be read."""

@@ -1,0 +1,239 @@
+"""What the command line's commands share: exit codes, the one-line error, argument
+types, opening the store, the progress line, the search options as tolerances, and
+asking before acting.
+
+``simgui.cli`` and the command modules hooked into its parser (``cli_folders``,
+``cli_cluster``, ``cli_ignore``) import these from here, so that no command module
+imports ``cli`` back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+
+from simgui.core.progress import Progress
+from simgui.core.search import methods
+from simgui.core.search.analysis import MissingFingerprints, in_folders
+from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances, parse_override
+from simgui.core.store import Store
+from simgui.core.units import (
+    format_bytes, format_duration, format_rate, parse_number, parse_percent, parse_size,
+    parse_whole,
+)
+
+EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
+
+
+class CommandError(Exception):
+    """A one-line message for stderr, and the exit code to leave with."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+_MAX_WORKERS = 256  # reading threads, as the window's settings allow
+_MAX_SIZE_FACTOR = 100.0  # as the window allows
+_MAX_BATCH_ID = 2**63 - 1  # SQLite's largest row id
+
+
+def _argument(parse, *bounds):
+    """An argparse type from a parser of the core (``units``, ``simfind.parse_override``):
+    its ValueError, which says what is accepted, is the usage error."""
+    def convert(text: str):
+        try:
+            return parse(text, *bounds)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
+
+
+_workers = _argument(parse_whole, 0, _MAX_WORKERS)
+_size_factor = _argument(parse_number, 1.0, _MAX_SIZE_FACTOR)
+_batch_id = _argument(parse_whole, 1, _MAX_BATCH_ID)
+_size = _argument(parse_size)
+_percent = _argument(parse_percent)
+_override = _argument(parse_override)  # EXT=KEY,SUM (percent each)
+
+
+def _threshold(text: str) -> float:
+    """--threshold: a number; its range depends on --method, so ``_tolerances`` checks it."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a number: {text!r} (simhash: 0 to {methods.SIMHASH_MAX_BITS} bits; "
+            f"minhash: {methods.MINHASH_FLOOR * 100:g} to 100 percent)") from None
+
+
+def _path(text: str) -> str:
+    """A path argument, never empty: an unset shell variable ('--move-to "$DIR"') must not
+    quietly mean no path, and so another action, store or folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (is a shell variable unset?)")
+    return text
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's usage errors in simgui's style: one line, ``simgui: ...``, exit 2
+    (argparse itself prints the whole usage first)."""
+
+    def error(self, message: str):
+        command = self.prog.partition(" ")[2]
+        message = " ".join(message.removeprefix("argument ").split())
+        self.exit(EXIT_USAGE, f"simgui: {message}; see 'simgui {command + ' ' if command else ''}"
+                              "--help'\n")
+
+
+def _open_store(args) -> Store:
+    """The store of ``--db`` (or the default one).  Only ``scan`` creates one: any other
+    command given a path where there is no store says so, rather than reading an empty
+    store made by a typing mistake."""
+    if args.db and args.command != "scan" and not os.path.exists(args.db):
+        raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
+                           "makes one)")
+    # the reading commands read a store they cannot write; the others must write it
+    writes = args.command in ("scan", "undo") or (args.command == "remove"
+                                                  and not args.dry_run)
+    return Store(args.db, read_only=None if not writes else False)
+
+
+# -- scan ---------------------------------------------------------------------
+
+
+class _ProgressLine:
+    """Progress on stderr: one rewritten line on a terminal, a line every few seconds otherwise."""
+
+    #: the line last drawn, ended before a result is printed (see _print_result)
+    drawn: "_ProgressLine | None" = None
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.width = 0
+
+    def __call__(self, p: Progress) -> bool:
+        if self.quiet or p.phase == "done":
+            return True
+        _ProgressLine.drawn = self
+        now = time.monotonic()
+        if not self.tty and now - self.last < 2.0:
+            return True
+        self.last = now
+        if p.phase == "walking":
+            text = f"Looking for files: {p.files_done} found"
+        else:
+            doing = "Reading" if p.phase == "reading" else p.phase.capitalize()  # e.g. Trash
+            text = (f"{doing} {p.files_done}/{p.files_total} files, "
+                    f"{format_bytes(p.bytes_done)} of {format_bytes(p.bytes_total or 0)}, "
+                    f"{format_rate(p.rate)}")
+            if p.seconds_left is not None:
+                text += f", {format_duration(p.seconds_left)} left"
+        if self.tty:
+            sys.stderr.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+        return True
+
+    def clear(self) -> None:
+        if self.tty and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+
+
+def _tolerances(args) -> Tolerances:
+    """The paper's tolerances, or for another method its threshold as a difference in
+    percent in the sum-table tolerance's place."""
+    if args.size_factor < 1:
+        raise CommandError("--size-factor must be at least 1")
+    threshold = getattr(args, "threshold", None)
+    method = getattr(args, "method", "paper")
+    check = getattr(args, "check", DEFAULT_MIN_CONTENT)
+    if not 0 <= check <= 100:
+        raise CommandError("--check is a share of content from 0 to 100 percent")
+    if getattr(args, "override", None):
+        if method != "paper":
+            raise CommandError("--override is for the paper's method; the fingerprint methods "
+                               "take --threshold")
+        if args.no_extensions:
+            raise CommandError("--override sets tolerances per extension: it cannot be used "
+                               "with --no-extensions")
+    if method == "paper":
+        if threshold is not None:
+            raise CommandError("--threshold is for --method simhash or minhash; the paper's "
+                               "method takes --key-tolerance and --sum-tolerance")
+        return Tolerances(args.key_tolerance, args.sum_tolerance, check)
+    if method == "simhash":
+        bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
+        if not (math.isfinite(bits) and float(bits).is_integer()
+                and 0 <= bits <= methods.SIMHASH_MAX_BITS):
+            raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
+                               f"{methods.SIMHASH_MAX_BITS}")
+        return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
+    if method in methods.PICTURE_METHODS:  # differing bits of the pictures' hashes
+        bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
+        top = methods.CEILING_THRESHOLD[method]
+        if not (math.isfinite(bits) and float(bits).is_integer() and 0 <= bits <= top):
+            raise CommandError(f"--threshold for {method} is a whole number of bits from 0 "
+                               f"to {top}")
+        return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
+    resemblance = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
+    if not (math.isfinite(resemblance) and methods.MINHASH_FLOOR * 100 <= resemblance <= 100):
+        raise CommandError(f"--threshold for minhash is a resemblance from "
+                           f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
+    return Tolerances(args.key_tolerance, methods.threshold_difference(method, resemblance))
+
+
+def _files(store: Store, args):
+    files = store.files()
+    overridden = {ext for ext, _ in getattr(args, "override", ())}
+    for ext in sorted(overridden - set(files.extensions) if overridden else ()):
+        print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "
+              f"changes nothing", file=sys.stderr)
+    needs = args.method if args.method != "paper" else "content check" if args.check else None
+    if needs and len(files) and not files.fingerprinted.all():
+        missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)
+        raise CommandError(f"{missing} ('simgui scan FOLDER' reads them once more"
+                           + (", or --no-check)" if needs == "content check" else ")"))
+    return files
+
+
+def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
+    """The --reference folders, absolute, checked: each must be a folder, and one that
+    holds no stored file (under its name or with links resolved) is an error when it is
+    to protect files (a mistyped or unscanned path would protect nothing), else a
+    warning."""
+    checked = []
+    for folder in folders:
+        path = os.path.abspath(os.path.expanduser(folder))
+        if not os.path.isdir(path):
+            raise CommandError(f"--reference {folder}: no such folder")
+        if not in_folders(files.paths, [path], resolve_links=True).any():
+            message = f"--reference {folder}: no stored file is in it"
+            if protecting:
+                raise CommandError(f"{message}, so it would protect nothing; nothing was "
+                                   "changed (scan it first, or check the path)")
+            print(f"simgui: {message}", file=sys.stderr)
+        checked.append(path)  # grouping and clean-up resolve its links themselves
+    return checked
+
+
+def _confirm(question: str) -> bool:
+    if not sys.stdin.isatty():
+        raise CommandError("refusing to act without confirmation: add --yes (or --dry-run)")
+    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+
+
+def _print_result(result) -> int:
+    if _ProgressLine.drawn is not None:  # "Batch 3 (trash)" starts a line of its own
+        _ProgressLine.drawn.clear()
+        _ProgressLine.drawn = None
+    print(result.describe())
+    return EXIT_SOME_FAILED if result.failed else EXIT_OK

@@ -1,0 +1,71 @@
+"""Trash a whole folder whose every file has an identical copy outside it.
+
+A folder removal is a :class:`~simgui.core.cleanup.plan.Plan` of per-file trash
+actions, each justified by an identical file *outside* the folder (kept), so the
+batch is proven byte for byte right before each file is touched, journaled and
+undone like any clean-up (:func:`~simgui.core.cleanup.execution.execute`,
+:func:`~simgui.core.cleanup.undoing.undo`).  When even one scanned file of the folder
+has no identical copy outside it, the whole folder is refused, with the files that
+would be lost.  Files the store does not know (created after the scan, or left out
+of it) are never touched: the folder keeps them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from simgui.core.cleanup.plan import Action, Operation, Plan, Refusal
+from simgui.core.search.similar_folders import FolderIndex
+
+#: the files named in a refusal, at most
+_NAMED = 5
+
+
+def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]) -> Plan:
+    """Trash every scanned file of ``folder`` (its whole subtree), each kept as an
+    identical copy outside it; refused (no operation) if one has none.
+
+    ``roots``: the scanned folders the batch walks from (never through a link)."""
+    folder = os.path.abspath(folder)
+    roots = sorted((os.path.abspath(r) for r in roots), key=len, reverse=True)
+    plan = Plan(Action.TRASH, [], [], {}, identical_only=True, roots=roots)
+    try:
+        f = index.folder_id(folder)
+    except KeyError:
+        plan.refused.append(Refusal(0, f"no scanned file is in {folder}"))
+        return plan
+    inside = index.files_under(f)
+    mine = np.zeros(index.n_files, bool)
+    mine[inside] = True
+    table = index.table
+    # per content, a file outside the folder that has it (the shortest path)
+    outside = np.flatnonzero(~mine)
+    paths = table.files.paths
+    keep_of: dict[int, int] = {}
+    for g in sorted(outside.tolist(), key=lambda g: (len(paths[g]), paths[g])):
+        keep_of.setdefault(int(index.file_content[g]), g)
+    lost = [int(i) for i in inside.tolist() if int(index.file_content[i]) not in keep_of]
+    if lost:
+        named = ", ".join(paths[i] for i in lost[:_NAMED])
+        more = f" and {len(lost) - _NAMED:,} more" if len(lost) > _NAMED else ""
+        plan.refused.append(Refusal(0, f"{len(lost):,} of its {len(inside):,} files "
+                                       f"{'has' if len(lost) == 1 else 'have'} no identical "
+                                       f"copy outside {folder}: {named}{more}; nothing is "
+                                       "touched"))
+        return plan
+    for i in inside.tolist():
+        kept = keep_of[int(index.file_content[i])]
+        row, kept_row = int(index.row_of_file[i]), int(index.row_of_file[kept])
+        if row < 0 or kept_row < 0:  # identical files are always in a group
+            plan.refused.append(Refusal(0, f"{paths[i]} is in no group; nothing is touched"))
+            plan.operations.clear()
+            return plan
+        group_id = int(table.group_of_row[row]) + 1
+        kept_member = table.member(kept_row)
+        plan.operations.append(Operation(Action.TRASH, group_id, table.member(row), kept_member,
+                                         by_identity=True))
+        plan.kept.setdefault(group_id, kept_member)
+    return plan
