@@ -12,7 +12,7 @@ from tests.test_gui_window import WAIT_MS, make_tree, scan_tree
 
 @pytest.fixture
 def scanned(qtbot, window, tmp_path):
-    """The window has scanned a tree with the paper's method (no fingerprints yet)."""
+    """The window has scanned a tree with the paper's method (fingerprints come with it)."""
     scan_tree(qtbot, window, tmp_path)
 
 
@@ -28,7 +28,7 @@ def choose(qtbot, w, method):
 
 
 def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, scanned, tmp_path):
-    assert not window.analysis.files.fingerprinted.any()  # the paper's method needs none
+    assert window.analysis.files.fingerprinted.all()  # one read computes everything
     assert window.tolerance.key.isVisible() and not window.tolerance.threshold.isVisible()
 
     choose(qtbot, window, "minhash")
@@ -91,19 +91,42 @@ def test_back_to_the_paper_method_hides_the_distance_chart(qtbot, window, scanne
     assert window.model.rowCount() == 6
 
 
-def test_confirming_by_content_fingerprints_once_and_is_remembered(qtbot, window, scanned, tmp_path):
-    assert window.tolerance.check.isVisible()
-    groups_before = window.model.rowCount()
+def test_the_content_check_is_on_by_default_moves_live_and_is_remembered(qtbot, window,
+                                                                          scanned, tmp_path):
+    panel = window.tolerance
+    assert panel.check.isChecked() and panel.content.isVisible()
+    assert panel.content.label.text() == "≥ 50 %"
+    assert window.analysis.settings.content_check
+    # every edit in the tree has almost all its content in common with its original
+    groups = window.model.rowCount()
+    assert groups == 6
+    # the slider at the top asks for 99 %: the counts and groups follow without a search
+    panel.content.set_value(99)
+    expected = window.analysis.counts(panel.tolerances())
+    assert panel.tolerances().content == 99
+    qtbot.waitUntil(lambda: f"{expected.similar:,} similar pairs, confirmed"
+                    in panel.counts.text())
+    assert not window.tasks.busy  # live: no new search ran
+    assert expected.similar <= expected.sum_hits
+    # off: the paper's method as published, one switch away (a new search)
     with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
                           check_params_cb=lambda busy: not busy):
-        window.tolerance.check.setChecked(True)
-    assert window.analysis.settings.check_resemblance == 30
-    assert window.analysis.files.fingerprinted.all()
-    assert window.model.rowCount() == groups_before  # real edits pass the check
+        panel.check.setChecked(False)
+    assert not window.analysis.settings.content_check and panel.tolerances().content == 0
+    assert not panel.content.isEnabled()
+    assert "(sum-table hits)" in panel.counts.text()
     choose(qtbot, window, "minhash")
-    assert not window.tolerance.check.isVisible()  # the paper's method's option
+    assert not panel.content.isVisible()  # a fingerprint method is its own check
     window.close()
-    assert load_settings(tmp_path / "settings.json").check_by_content
+    saved = load_settings(tmp_path / "settings.json")
+    assert (saved.content_check, saved.min_content) == (False, 99)
+
+
+def test_a_saved_setting_of_the_old_unchecked_kind_does_not_turn_the_check_off(tmp_path):
+    from simgui.core.settings import Settings
+
+    old = Settings.from_json('{"check_by_content": false, "method": "paper"}')
+    assert old.content_check and old.min_content == 50
 
 
 def test_switching_method_during_a_scan_never_shows_stale_groups(qtbot, window, scanned,

@@ -182,12 +182,13 @@ def test_a_damaged_store_is_named_in_the_message(qtbot, window, tree):
     assert window.table is None and not window.trash_action.isEnabled()
 
 
-def test_the_charts_key_variant_runs_a_new_search(qtbot, window, tree):
+def test_the_charts_key_variant_changes_only_the_chart(qtbot, window, tree):
+    # issue 27: a chart's view must not change the search (see tests/test_gui_review.py)
     scan(qtbot, window, tree)
-    with idle(qtbot, window):
-        window.key_chart.variantChanged.emit("Uniform", True)
-    assert window.analysis.settings.scheme.name == "uniform"
-    assert window.tolerance.scheme_name() == "uniform"
+    window.key_chart.variantChanged.emit("Uniform", True)
+    assert not window.tasks.busy
+    assert window.analysis.settings.scheme.name == "skew"
+    assert window.tolerance.scheme_name() == "skew"
 
 
 def test_custom_weights_are_asked_once(qtbot, window, tree, monkeypatch):

@@ -254,6 +254,9 @@ def _distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return first, code
 
 
+_STRIPE_LABELS = 16  # extensions named on the key axis, most common first
+
+
 class KeySpaceChart(QWidget):
     """Key against file size on log-log axes, one point per file (the paper's Figures 3-4)."""
 
@@ -375,8 +378,10 @@ class KeySpaceChart(QWidget):
     def _build(self) -> None:
         self._variant_box = QComboBox()
         self._variant_box.addItems([text for text, _, _ in VARIANTS])
-        self._variant_box.setToolTip("Key scheme; '+ extension' adds the extension "
-                                     "modification (each extension its own stripe)")
+        self._variant_box.setToolTip("Which key this chart draws; '+ extension' adds the "
+                                     "extension modification (each extension its own stripe)."
+                                     "\nOnly the chart changes: the search's key is set in "
+                                     "the Search panel.")
         self._variant_box.activated.connect(self._on_variant_picked)
         self._colour_box = QComboBox()
         self._colour_box.addItems(list(COLOUR_MODES))
@@ -386,7 +391,7 @@ class KeySpaceChart(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(title)
         bar.addStretch(1)
-        bar.addWidget(QLabel("Key:"))
+        bar.addWidget(QLabel("Draw key (chart only):"))
         bar.addWidget(self._variant_box)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Colour by:"))
@@ -476,6 +481,7 @@ class KeySpaceChart(QWidget):
         self._scatter.setData(x=np.log10(self._sizes[index]), y=np.log10(self._keys[index]),
                               data=index, brush=self._brushes[shown_codes], size=size)
         self._draw_reference(index)
+        self._label_stripes(index)
         self._draw_highlight()
         self._update_legend()
         self._update_note(len(index))
@@ -485,6 +491,35 @@ class KeySpaceChart(QWidget):
             self._plot.getPlotItem().setRange(xRange=(0, 9), yRange=(0, 9), padding=0.03)
         elif autorange:
             self._plot.getPlotItem().enableAutoRange()
+
+    def _label_stripes(self, index: np.ndarray) -> None:
+        """With extensions in the key each extension is a stripe, 10^12 and more apart:
+        the key axis names the stripes (the most common ones, none crowding another)
+        instead of numbering powers of ten it cannot space out."""
+        axis = self._plot.getPlotItem().getAxis("left")
+        if not self.variant()[1] or len(index) == 0:
+            axis.setTicks(None)
+            axis.setLabel("Key")
+            return
+        y = np.log10(self._keys[index])
+        extensions = np.array([self._extensions[i] for i in index.tolist()], object)
+        ticks = []
+        for ext, _ in Counter(extensions.tolist()).most_common(_STRIPE_LABELS):
+            ticks.append((float(np.median(y[extensions == ext])), f".{ext}" if ext else
+                          "(none)"))
+        ticks.sort()
+        spaced = []
+        gap = max(float(y.max() - y.min()), 1.0) / 12  # about a dozen labels fit the axis
+        for value, text in ticks:
+            if not spaced or value - spaced[-1][0] >= gap:
+                spaced.append((value, text))
+        axis.setTicks([spaced, []])
+        axis.setLabel("Key")  # the stripes are named by their ticks
+
+    def labelled_stripes(self) -> list[str]:
+        """The extensions the key axis names (extension variants only)."""
+        levels = self._plot.getPlotItem().getAxis("left")._tickLevels
+        return [text for _, text in levels[0]] if levels else []
 
     def _draw_reference(self, index: np.ndarray) -> None:
         # extension offsets lift keys 10^12 above any size: y = x says nothing there
@@ -530,7 +565,8 @@ class KeySpaceChart(QWidget):
         left_out = len(self._sizes) - shown
         text = f"{shown:,} files shown"
         if left_out:
-            text += f"; {left_out:,} files of 0 bytes or key 0 not shown (log axes)"
+            text += (f"; {left_out:,} file{'s' if left_out != 1 else ''} of 0 bytes or key 0 "
+                     "not shown (log axes)")
         self._note.setText(text)
 
     # user actions
@@ -604,7 +640,10 @@ class ToleranceChart(_Themed):
         """The (key, sum-table) tolerances marked, in percent, or None."""
         return self._position
 
-    def clear(self) -> None:
+    def clear(self, message: str = "") -> None:
+        """No curve; the overlay says ``message`` (default: scan a folder) instead."""
+        self.empty_message = message or self.EMPTY_TEXT
+        self._overlay.setText(self.empty_message)
         self._curve = None
         self.log_y = False
         self._key_curve.setData([], [])
@@ -781,22 +820,7 @@ class DistanceChart(_Themed):
                                             np.asarray(sampled, np.float64),
                                             np.asarray(found, np.float64))
         item = self._plot.getPlotItem()
-        for bar in self._bars:
-            item.removeItem(bar)
-        width = 0.9 if method == "simhash" else 0.9 * 100 / (len(x) - 1)
-        background, foreground = _theme_colours(self)
-        self._bars = []
-        for counts, colour, name in ((self.sampled, PALETTE[0], "all pairs (estimated from a "
-                                      "sample)"), (self.found, PALETTE[3], "pairs found")):
-            shown = counts >= 1
-            bar = pg.BarGraphItem(x=self.x[shown], height=np.log10(counts[shown]),
-                                  width=width, brush=pg.mkBrush(colour), pen=None, name=name)
-            item.addItem(bar)
-            self._bars.append(bar)
-        self._legend.clear()
-        for bar in self._bars:
-            self._legend.addItem(bar, bar.opts["name"])
-        _style_legend(self._legend, background, foreground)
+        self._draw_bars()
         item.setLabel("bottom", "Differing bits" if method == "simhash"
                       else "Estimated resemblance (%)")
         item.setXRange(float(self.x[0]), float(self.x[-1]), padding=0.02)
@@ -816,7 +840,45 @@ class DistanceChart(_Themed):
     def set_threshold(self, value: float | None) -> None:
         """Bits (simhash) or resemblance percent (MinHash) the slider is at."""
         self._threshold = value
+        if self.method is not None:
+            self._draw_bars()  # what is found changes with it
         self._draw_marker()
+
+    def within(self) -> np.ndarray:
+        """Per x: is it on the found side of the threshold (bits at most it; resemblance
+        at least it)?  All of them while no threshold is set."""
+        if self._threshold is None:
+            return np.ones(len(self.x), bool)
+        if self.method == "minhash":
+            return self.x >= self._threshold - 1e-9
+        return self.x <= self._threshold + 1e-9
+
+    def _draw_bars(self) -> None:
+        """All pairs; the pairs found at the threshold; and, paler, the pairs the search
+        holds beyond it (found if the slider moves there), never drawn as found."""
+        item = self._plot.getPlotItem()
+        for bar in self._bars:
+            item.removeItem(bar)
+        width = 0.9 if self.method != "minhash" else 0.9 * 100 / (len(self.x) - 1)
+        background, foreground = _theme_colours(self)
+        inside = self.within()
+        self._bars = []
+        for counts, colour, name in (
+                (self.sampled, QColor(PALETTE[0]), "all pairs (estimated from a sample)"),
+                (np.where(inside, self.found, 0), QColor(PALETTE[3]), "pairs found"),
+                (np.where(inside, 0, self.found), _mix(background, QColor(PALETTE[3]), 0.35),
+                 "found if the threshold moves there")):
+            shown = counts >= 1
+            if not shown.any() and name.startswith("found if"):
+                continue
+            bar = pg.BarGraphItem(x=self.x[shown], height=np.log10(counts[shown]),
+                                  width=width, brush=pg.mkBrush(colour), pen=None, name=name)
+            item.addItem(bar)
+            self._bars.append(bar)
+        self._legend.clear()
+        for bar in self._bars:
+            self._legend.addItem(bar, bar.opts["name"])
+        _style_legend(self._legend, background, foreground)
 
     def clear(self) -> None:
         self.method = None

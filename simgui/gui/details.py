@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.search.differences import Differences
-from simgui.core.search.simfind import similarity_percent
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 from simgui.core.units import format_bytes
+from simgui.gui.picture_compare import PictureCompare, is_picture_path
 
 AUTO_COMPARE_LIMIT = 64 * 1000 * 1000  # larger files are compared only on request
 DIFFERS_ROLE = Qt.ItemDataRole.UserRole + 1  # True on the sum-table rows that differ
@@ -317,6 +317,14 @@ class DetailsPanel(QWidget):
         diff_layout.addWidget(self.detail_label)
         diff_layout.addWidget(self.hex_view)
 
+        # pictures: both shown when every file shown is one
+        self.picture_section = QWidget()
+        self.pictures = PictureCompare()
+        picture_layout = QVBoxLayout(self.picture_section)
+        picture_layout.setContentsMargins(0, 0, 0, 0)
+        picture_layout.addWidget(self._heading("Pictures"))
+        picture_layout.addWidget(self.pictures)
+
         # sum tables
         self.table_heading = self._heading("Sum table")
         self.table = QTableWidget()
@@ -336,6 +344,7 @@ class DetailsPanel(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.meta)
         layout.addSpacing(6)
+        layout.addWidget(self.picture_section)
         layout.addWidget(self.diff_section)
         layout.addSpacing(6)
         layout.addWidget(self.table_heading)
@@ -423,6 +432,10 @@ class DetailsPanel(QWidget):
             self.note.setVisible(bool(more))
         self._fill_meta(shown)
         self._fill_table(shown)
+        pictures = all(is_picture_path(f.path) for f in shown)
+        self.picture_section.setVisible(pictures)
+        if pictures:
+            self.pictures.show_pictures([(f.path, f.size) for f in shown])
         self.diff_section.setVisible(len(shown) == 2)
         if len(shown) == 2:
             self._start_comparison(shown[0], shown[1])
@@ -467,10 +480,10 @@ class DetailsPanel(QWidget):
                 a, b = files
                 apart = int(np.abs(np.asarray(a.table, np.int64)
                                    - np.asarray(b.table, np.int64)).sum())
-                # equal tables say nothing of equal contents: the strip below compares
-                similar = ("equal sum tables" if apart == 0 else
-                           f"{float(similarity_percent(apart, a.size, b.size)):.2f} % similar")
-                rows.append(("A to B", [f"{similar} · key distance "
+                # equal tables say nothing of equal contents: the strip below compares;
+                # the share in common is each file's to the reference, above
+                similar = "equal sum tables · " if apart == 0 else ""
+                rows.append(("A to B", [f"{similar}key distance "
                                         f"{abs(a.key - b.key):,.1f} · sum distance {apart:,}"],
                              False))
         for label, values, elide in rows:
@@ -501,7 +514,9 @@ class DetailsPanel(QWidget):
             return "identical (100 %)"
         if f.similarity is None:
             return ""
-        return f"{f.similarity:.2f} %"
+        if f.similarity != f.similarity:  # NaN: no fingerprints to estimate it from
+            return "unknown (scan again)"
+        return f"{f.similarity:.2f} % in common"
 
     def _fill_table(self, files: list[FileDetails]) -> None:
         two = len(files) == 2

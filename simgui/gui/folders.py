@@ -51,6 +51,10 @@ class FoldersPanel(QGroupBox):
         self.add_button = QPushButton("Add…")
         self.remove_button = QPushButton("Remove")
         self.remove_button.setEnabled(False)
+        self.states_button = QPushButton("States…")
+        self.states_button.setToolTip("Subfolders in a tree: normal, reference or excluded")
+        self.states_button.clicked.connect(self.edit_states)
+        self._sub_references: list[str] = []  # reference folders inside the listed ones
         self.excludes = QLineEdit()
         self.excludes.setPlaceholderText("e.g. .git, *.tmp, node_modules")
         self.excludes.setToolTip("Names to skip (files or folders), separated by commas; "
@@ -61,6 +65,7 @@ class FoldersPanel(QGroupBox):
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
+        buttons.addWidget(self.states_button)
         buttons.addStretch(1)
         form = QFormLayout()
         form.addRow("Skip names", self.excludes)
@@ -87,7 +92,14 @@ class FoldersPanel(QGroupBox):
         if folder:
             self.add_folders([folder])
 
-    def add_folders(self, folders: list[str], references: list[str] = ()) -> None:
+    def add_folders(self, folders: list[str], references: list[str] | None = None) -> None:
+        """Add ``folders``; ``references`` (when given: the whole list, as settings keep
+        it) ticks the listed ones and keeps the subfolders among them as references."""
+        if references is not None:
+            top = {os.path.abspath(f) for f in [*self.folders(), *folders]}
+            self._sub_references = [os.path.abspath(r) for r in references
+                                    if os.path.abspath(r) not in top]
+        references = references or ()
         known = set(self.folders())
         self.rejected = []
         for folder in folders:
@@ -121,8 +133,43 @@ class FoldersPanel(QGroupBox):
         return [self.list.item(i).text() for i in range(self.list.count())]
 
     def references(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())
-                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+        """Reference folders: the ticked ones, and subfolders given that state (States…)
+        inside a listed folder."""
+        ticked = [self.list.item(i).text() for i in range(self.list.count())
+                  if self.list.item(i).checkState() == Qt.CheckState.Checked]
+        listed = self.folders()
+        return ticked + [r for r in self._sub_references if r not in ticked and any(
+            r.startswith(f.rstrip(os.sep) + os.sep) for f in listed)]
+
+    def excluded_folders(self) -> list[str]:
+        """Skip patterns that name one folder by its absolute path (no * ? or [)."""
+        return [p for p in self.exclude_patterns()
+                if os.path.isabs(p) and not any(c in p for c in "*?[")]
+
+    def edit_states(self) -> None:
+        """The folder tree: each subfolder normal, reference or excluded."""
+        from simgui.gui.folder_tree import FolderTreeDialog
+
+        dialog = FolderTreeDialog(self.folders(), self.references(), self.excluded_folders(),
+                                  self.exclude_patterns(), self)
+        self.states_dialog = dialog  # tests find it here
+        if dialog.exec() != FolderTreeDialog.DialogCode.Accepted:
+            return
+        self.apply_states(dialog.references, dialog.excluded)
+
+    def apply_states(self, references: list[str], excluded: list[str]) -> None:
+        top = self.folders()
+        self.list.blockSignals(True)
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            item.setCheckState(Qt.CheckState.Checked if item.text() in references
+                               else Qt.CheckState.Unchecked)
+        self.list.blockSignals(False)
+        self._sub_references = [r for r in references if r not in top]
+        old = set(self.excluded_folders())
+        self.set_exclude_patterns([p for p in self.exclude_patterns() if p not in old]
+                                  + list(excluded))
+        self.changed.emit()
 
     def set_reference(self, folder: str, on: bool = True) -> None:
         for i in range(self.list.count()):

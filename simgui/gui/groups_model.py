@@ -8,6 +8,7 @@ the view asks for, and sorting and filtering are numpy permutations, so
 
 from __future__ import annotations
 
+import math
 import os
 from datetime import datetime
 
@@ -19,9 +20,10 @@ from simgui.core.search.groups import GroupTable
 from simgui.core.units import format_bytes
 
 COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Key distance",
-           "Sum-table distance", "Identical")
-NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, KEY, SUM, IDENTICAL = range(len(COLUMNS))
-_NUMERIC = {SIZE, MODIFIED, SIMILARITY, KEY, SUM}
+           "Sum-table distance", "Identical", "Size vs reference", "Time vs reference")
+NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, KEY, SUM, IDENTICAL, SIZE_DELTA, TIME_DELTA = \
+    range(len(COLUMNS))
+_NUMERIC = {SIZE, MODIFIED, SIMILARITY, KEY, SUM, SIZE_DELTA, TIME_DELTA}
 _TOP = 0  # internal id of group rows; file rows carry their group's position + 1
 
 #: Role giving the file index (into the table's files) of a file row, -1 for group rows.
@@ -45,18 +47,97 @@ class GroupsModel(QAbstractItemModel):
         self._sort = (SIZE, Qt.SortOrder.DescendingOrder)
         self._bold = QFont()
         self._bold.setBold(True)
+        #: (table, files) -> the table with those files as their groups' references; set by
+        #: the window (it needs the search's data: see core.search.rereference)
+        self.rereference = None
+        self._chosen_references: list[str] = []  # paths the user made references, in order
+        self._ignored: list[tuple[str, str]] = []  # pairs that are not duplicates
+        self._source: GroupTable | None = None  # the table given, before the two above
 
     # -- content ---------------------------------------------------------------
 
     def set_table(self, table: GroupTable | None, protected: tuple[str, ...] = ()) -> None:
         """Show ``table``; marks on files still shown are kept."""
         self.beginResetModel()
-        self._table = table
+        self._source = table
+        if table is not None and self._ignored:
+            from simgui.core.search.ignoring import without_ignored
+
+            table = without_ignored(table, self._ignored)
+        self._table = self._with_chosen_references(table)
         self._folded = None  # case-folded paths, made on the first filter
         self._set_protected(protected)
         self._arrange()
         self.endResetModel()
         self.marks_changed.emit()
+
+    def make_reference(self, file: int) -> bool:
+        """Make ``file`` its group's reference (the file kept); it loses its mark.  The
+        choice holds while the file's group is found again (sliders, rescans)."""
+        t = self._table
+        if t is None or self.rereference is None:
+            return False
+        return self.make_references([file]) > 0
+
+    def make_references(self, files) -> int:
+        """Make each of ``files`` (one per group) its group's reference, in one update;
+        returns how many groups changed."""
+        t = self._table
+        if t is None or self.rereference is None:
+            return 0
+        before = t.rows[t.start[:-1]].tolist()
+        paths = [t.files.paths[f] for f in files]
+        chosen = [p for p in self._chosen_references if p not in set(paths)]
+        self._chosen_references = chosen + paths
+        self.set_table(self._source, self._protected_folders())
+        after = self._table.rows[self._table.start[:-1]].tolist()
+        return sum(a != b for a, b in zip(before, after))
+
+    def chosen_references(self) -> list[str]:
+        """The paths the user made references (Make Reference, Re-prioritize), in order."""
+        return list(self._chosen_references)
+
+    def set_chosen_references(self, paths) -> None:
+        """Choices of references to apply from the next table on (saved results)."""
+        self._chosen_references = list(paths)
+
+    def set_ignored(self, pairs, refresh: bool = True) -> None:
+        """The ignore list's pairs (simgui.core.store.ignored): their members leave the
+        groups shown, now if ``refresh``, else at the next table."""
+        self._ignored = list(pairs)
+        if refresh and self._source is not None:
+            self.set_table(self._source, self._protected_folders())
+
+    def pairs_to_ignore(self, index: QModelIndex) -> list[tuple[str, str]]:
+        """What "Not Duplicates" on ``index`` ignores: a member with its reference, or a
+        group row's reference with each of its members."""
+        t = self._table
+        if t is None or not index.isValid():
+            return []
+        g = self._group_at(index)
+        lo, hi = int(t.start[g]), int(t.start[g + 1])
+        reference = t.files.paths[int(t.rows[lo])]
+        if index.internalId() == _TOP:
+            return [(reference, t.files.paths[int(f)]) for f in t.rows[lo + 1:hi]]
+        path = t.files.paths[self.file_of(index)]
+        return [] if path == reference else [(reference, path)]
+
+    def is_reference(self, index: QModelIndex) -> bool:
+        if not index.isValid() or index.internalId() == _TOP:
+            return False
+        row = self._table_row(index)
+        return row == self._table.start[self._table.group_of_row[row]]
+
+    def _protected_folders(self) -> tuple[str, ...]:
+        return tuple(p.rstrip(os.sep) for p in self._protected)
+
+    def _with_chosen_references(self, table: GroupTable | None) -> GroupTable | None:
+        if table is None or not self._chosen_references or self.rereference is None:
+            return table
+        where = {p: i for i, p in enumerate(table.files.paths)}
+        files = [where[p] for p in self._chosen_references if p in where]
+        self._marked.difference_update(self._chosen_references)
+        return self.rereference(table, files) if files else table
 
     def set_protected(self, folders: tuple[str, ...]) -> None:
         """Reference folders changed: their files lose their marks and check boxes now."""
@@ -146,6 +227,9 @@ class GroupsModel(QAbstractItemModel):
             return t.key_distance
         if column == SUM:
             return t.sum_distance.astype(np.float64)
+        if column in (SIZE_DELTA, TIME_DELTA):
+            values = (t.files.sizes if column == SIZE_DELTA else t.files.mtimes_ns)[f]
+            return (values - values[t.start[:-1]][t.group_of_row]).astype(np.float64)
         return t.identical.astype(np.float64)
 
     # -- marks -------------------------------------------------------------------
@@ -155,15 +239,30 @@ class GroupsModel(QAbstractItemModel):
         return set(self._marked)
 
     def marked_in_view(self) -> list[str]:
-        """Marked paths of files in the groups shown (a filter hides the others' marks too)."""
+        """Marked paths of the files in the groups shown (a filter hides the others' marks
+        too); a group's reference is never among them (it is the file kept)."""
         t = self._table
         if t is None or not self._marked:
             return []
         shown = np.zeros(len(t), bool)
         shown[self._shown] = True
+        member = np.ones(len(t.rows), bool)
+        member[t.start[:-1]] = False
         paths = t.files.paths
-        return [paths[f] for f, g in zip(t.rows.tolist(), t.group_of_row.tolist())
-                if shown[g] and paths[f] in self._marked]
+        return [paths[f] for f, g, m in zip(t.rows.tolist(), t.group_of_row.tolist(),
+                                            member.tolist())
+                if m and shown[g] and paths[f] in self._marked]
+
+    def marked_bytes(self) -> tuple[int, int]:
+        """How many files are marked in the groups shown, and their bytes (what acting on
+        them frees)."""
+        t = self._table
+        marked = set(self.marked_in_view())
+        if not marked:
+            return 0, 0
+        sizes = {t.files.paths[f]: int(t.files.sizes[f]) for f in t.rows.tolist()
+                 if t.files.paths[f] in marked}
+        return len(sizes), sum(sizes.values())
 
     def set_marked(self, paths) -> None:
         self._marked = {p for p in paths if not self._is_protected(p)}
@@ -190,17 +289,39 @@ class GroupsModel(QAbstractItemModel):
         self._marks_reset()
         return len(self._marked)
 
+    def mark_identical_copies(self) -> int:
+        """Mark, in each group shown, every file that has an identical copy in the group,
+        except the one copy of each set that stays: the reference for the copies of the
+        reference, the first (most similar) member for a set of members identical only to
+        each other.  Files with no identical copy are unmarked.  Returns how many are
+        marked."""
+        t = self._table
+        if t is None:
+            return 0
+        for g in self._shown:
+            for r in range(t.start[g] + 1, t.start[g + 1]):
+                path = t.files.paths[t.rows[r]]
+                # identical to the reference, or a later copy of an earlier member
+                has_kept_copy = bool(t.identical[r]) or int(t.copy_of[r]) >= 0
+                if has_kept_copy and t.files.sizes[t.rows[r]] > 0 \
+                        and not self._is_protected(path):
+                    self._marked.add(path)
+                else:
+                    self._marked.discard(path)
+        self._marks_reset()
+        return len(self._marked)
+
     def clear_marks(self) -> None:
         self._marked.clear()
         self._marks_reset()
 
     def invert_marks(self) -> None:
-        """Swap marked and unmarked files in the groups shown (references included)."""
+        """Swap marked and unmarked files in the groups shown (never a reference)."""
         t = self._table
         if t is None:
             return
         for g in self._shown:
-            for r in range(t.start[g], t.start[g + 1]):
+            for r in range(t.start[g] + 1, t.start[g + 1]):
                 path = t.files.paths[t.rows[r]]
                 if path in self._marked:
                     self._marked.discard(path)
@@ -314,15 +435,22 @@ class GroupsModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         if index.internalId() != _TOP and index.column() == NAME:
-            if not self._is_protected(self._table.files.paths[self.file_of(index)]):
+            if self._markable(self._table_row(index)):
                 flags |= Qt.ItemFlag.ItemIsUserCheckable
         return flags
+
+    def _markable(self, row: int) -> bool:
+        """A group's reference is kept, never marked (dupeGuru's rule: a group marked
+        whole would be refused); nor is a file in a reference folder."""
+        t = self._table
+        return row != t.start[t.group_of_row[row]] and \
+            not self._is_protected(t.files.paths[int(t.rows[row])])
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or index.internalId() == _TOP:
             return False
         path = self._table.files.paths[self.file_of(index)]
-        if self._is_protected(path):
+        if not self._markable(self._table_row(index)):
             return False
         if Qt.CheckState(value) == Qt.CheckState.Checked:
             self._marked.add(path)
@@ -356,12 +484,15 @@ class GroupsModel(QAbstractItemModel):
             return None
         n = hi - lo
         if column == NAME:
-            return f"{os.path.basename(t.files.paths[t.rows[lo]])}: {n} files"
+            return os.path.basename(t.files.paths[t.rows[lo]])
+        if column == FOLDER:  # what the group holds, where a group row has room
+            return f"{n} files · {format_bytes(int(t.group_bytes[g]))} to free"
         if column == SIZE:
             return format_bytes(int(t.group_bytes[g]))
         if column == SIMILARITY:
-            low = float(t.similarity[lo:hi].min())
-            return "100 %" if low >= 100 else f"≥ {low:.2f} %"
+            known = t.similarity[lo:hi][~np.isnan(t.similarity[lo:hi])]
+            low = float(known.min()) if len(known) else math.nan
+            return "100 %" if low >= 100 else "—" if math.isnan(low) else f"≥ {low:.2f} %"
         if column == IDENTICAL:
             same = int(t.identical[lo + 1:hi].sum())
             return "all copies" if same == n - 1 else f"{same} of {n - 1}" if same else "similar"
@@ -377,7 +508,7 @@ class GroupsModel(QAbstractItemModel):
         if role == GROUP_ROLE:
             return int(t.group_of_row[row])
         if role == Qt.ItemDataRole.CheckStateRole and column == NAME:
-            if self._is_protected(path):
+            if not self._markable(row):
                 return None
             return Qt.CheckState.Checked if path in self._marked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.FontRole and reference:
@@ -387,7 +518,8 @@ class GroupsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = path
             if reference:
-                tip += "\nReference: the file the others are compared with, kept by default"
+                tip += ("\nReference: the file the others are compared with; it is kept, so it "
+                        "cannot be marked (Make Reference keeps another file instead)")
             if self._is_protected(path):
                 tip += "\nIn a reference folder: never marked, moved or deleted"
             copy_of = t.copy_of_path(row)
@@ -411,8 +543,8 @@ class GroupsModel(QAbstractItemModel):
             return datetime.fromtimestamp(int(t.files.mtimes_ns[f]) / 1e9).strftime(
                 "%Y-%m-%d %H:%M")
         if column == SIMILARITY:
-            s = float(t.similarity[row])
-            return "100 %" if s >= 100 else f"{s:.2f} %"
+            s = float(t.similarity[row])  # NaN: a file without fingerprints
+            return "100 %" if s >= 100 else "—" if math.isnan(s) else f"{s:.2f} %"
         if column == KEY:
             return "" if reference else f"{float(t.key_distance[row]):,.1f}"
         if column == SUM:
@@ -430,7 +562,33 @@ class GroupsModel(QAbstractItemModel):
             if copies:
                 return f"similar · has {_count(copies - 1, 'copy', 'copies')}"
             return "similar"
+        if column == SIZE_DELTA:
+            if reference:
+                return ""
+            delta = int(t.files.sizes[f]) - int(t.files.sizes[t.rows[t.start[
+                t.group_of_row[row]]]])
+            sign = "+" if delta > 0 else "−"
+            return "same" if delta == 0 else sign + format_bytes(abs(delta))
+        if column == TIME_DELTA:
+            if reference:
+                return ""
+            delta = (int(t.files.mtimes_ns[f]) - int(t.files.mtimes_ns[t.rows[t.start[
+                t.group_of_row[row]]]])) / 1e9
+            return _time_delta(delta)
         return None
+
+
+def _time_delta(seconds: float) -> str:
+    """A signed, rounded time difference: "same", "+3 min", "−2 d", "+1.5 y"."""
+    if abs(seconds) < 1:
+        return "same"
+    sign = "+" if seconds > 0 else "−"
+    s = abs(seconds)
+    for unit, size in (("y", 365.25 * 86400), ("d", 86400), ("h", 3600), ("min", 60)):
+        if s >= size:
+            value = s / size
+            return f"{sign}{value:.1f} {unit}" if value < 10 else f"{sign}{value:,.0f} {unit}"
+    return f"{sign}{s:.0f} s"
 
 
 _HEADER_TIPS = (
@@ -443,6 +601,8 @@ _HEADER_TIPS = (
     "L1 distance between the file's sum table and the reference's",
     "Identical: same size, sum table and content hash as the reference; similar files that are "
     "identical to each other are marked as copies",
+    "How much larger (+) or smaller (−) than the group's reference",
+    "How much newer (+) or older (−) than the group's reference",
 )
 
 

@@ -4,26 +4,56 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QPushButton, QStackedWidget,
     QTreeView, QVBoxLayout, QWidget,
 )
 
 from simgui.gui.groups_model import (
-    COLUMNS, FOLDER, IDENTICAL, KEY, MODIFIED, NAME, SIMILARITY, SIZE, SUM, GroupsModel,
+    COLUMNS, FOLDER, IDENTICAL, KEY, MODIFIED, NAME, SIMILARITY, SIZE, SIZE_DELTA, SUM,
+    TIME_DELTA, GroupsModel,
 )
+from simgui.gui.opening import open_path
+
+#: Groups open by default when there are at most this many.
+FEW_GROUPS = 20
+
+
+class FilterEdit(QLineEdit):
+    """The filter box.  The window's own shortcuts (Ctrl+E export, Ctrl+M mark...) work
+    while it has focus: on X11 a line edit takes Ctrl+E (end of line) and others for
+    itself, and the window's action would never fire."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._passed: set[str] = set()
+
+    def pass_shortcuts(self, sequences) -> None:
+        """Let these key sequences reach the window's actions."""
+        self._passed = {QKeySequence(k).toString() for k in sequences if not QKeySequence(
+            k).isEmpty()}
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self._passed:
+            pressed = QKeySequence(event.keyCombination()).toString()
+            if pressed in self._passed:
+                event.ignore()  # not for the line edit: the shortcut map triggers the action
+                return True
+        return super().event(event)
 
 
 class GroupsView(QWidget):
     selection_changed = Signal(list, int)  # file indices selected, group of the current row
+    #: pairs of paths the user said are not duplicates (see GroupsModel.pairs_to_ignore)
+    ignore_requested = Signal(list)
 
     def __init__(self, model: GroupsModel, parent=None):
         super().__init__(parent)
         self.model = model
         self.extra_actions: list[QAction] = []  # more entries for the context menu
-        self.filter = QLineEdit()
+        self.filter = FilterEdit()
         self.filter.setPlaceholderText("Filter by path…  (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
         self.tree = QTreeView()
@@ -54,6 +84,8 @@ class GroupsView(QWidget):
         header.resizeSection(NAME, 40 * fm.averageCharWidth())
         header.resizeSection(FOLDER, 28 * fm.averageCharWidth())
         header.resizeSection(IDENTICAL, 22 * fm.averageCharWidth())  # "similar · copy of …"
+        for column in (SIZE_DELTA, TIME_DELTA):
+            header.resizeSection(column, fm.horizontalAdvance(COLUMNS[column]) + pad)
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
@@ -75,6 +107,17 @@ class GroupsView(QWidget):
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack.addWidget(self.no_match)
         self.stack.addWidget(self.tree)
+        from simgui.gui.copies_view import CopiesView
+
+        self.copies = CopiesView(model)  # the flat "copies only" view
+        self.stack.addWidget(self.copies)
+        self.copies_only_action = QAction("Copies Only", self)
+        self.copies_only_action.setCheckable(True)
+        self.copies_only_action.setShortcut(QKeySequence("Ctrl+Shift+D"))
+        self.copies_only_action.setToolTip("One row per file that is not its group's "
+                                           "reference, flat and sortable")
+        self.copies_only_action.toggled.connect(lambda _on: self._update_empty_state())
+        self.copies.selectionModel().currentChanged.connect(self._copy_selected)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter)
@@ -99,9 +142,27 @@ class GroupsView(QWidget):
         model.modelReset.connect(self._update_empty_state)
         # a slider move or a filter rebuilds the groups: the groups the user opened stay open
         self._expanded: set[str] = set()  # reference paths of the groups opened
+        #: open every group at the next new table if there are few (set for new results;
+        #: a slider move keeps the groups the user opened)
+        self.open_few_next = True
         self.tree.expanded.connect(self._remember_expanded)
         self.tree.collapsed.connect(self._forget_expanded)
         model.modelReset.connect(self._restore_expanded)
+        self.make_reference_action = QAction("Make Reference", self)
+        self.make_reference_action.setToolTip(
+            "Keep this file instead of the group's reference (the reference cannot be marked)")
+        self.make_reference_action.triggered.connect(self.make_current_reference)
+        self.expand_all_action = QAction("Expand All Groups", self)
+        self.expand_all_action.setShortcut(QKeySequence("Ctrl+Shift+Down"))
+        self.expand_all_action.triggered.connect(self.expand_all)
+        self.collapse_all_action = QAction("Collapse All Groups", self)
+        self.collapse_all_action.setShortcut(QKeySequence("Ctrl+Shift+Up"))
+        self.collapse_all_action.triggered.connect(self.collapse_all)
+        self.ignore_action = QAction("Not Duplicates (Ignore)", self)
+        self.ignore_action.setToolTip(
+            "These files are not duplicates: they leave the group now and in every later "
+            "search (the ignore list, in Settings)")
+        self.ignore_action.triggered.connect(self.ignore_current)
         self.set_empty_text("<h3>Add a folder to begin</h3>"
                             "<p>Use <b>Add Folder</b>, or drop folders on the Folders list, "
                             "then press <b>Scan</b>.</p>")
@@ -120,7 +181,8 @@ class GroupsView(QWidget):
                                   f"“{self.filter.text()}”.")
             self.stack.setCurrentWidget(self.no_match)
             return
-        self.stack.setCurrentWidget(self.tree if has_rows else self._empty_page)
+        shown = self.copies if self.copies_only_action.isChecked() else self.tree
+        self.stack.setCurrentWidget(shown if has_rows else self._empty_page)
 
     # -- selection ------------------------------------------------------------------
 
@@ -155,9 +217,35 @@ class GroupsView(QWidget):
     def _forget_expanded(self, index: QModelIndex) -> None:
         self._expanded.discard(self._reference_path(index))
 
+    def expand_all(self) -> None:
+        self.tree.expandAll()
+
+    def collapse_all(self) -> None:
+        self.tree.collapseAll()
+        self._expanded.clear()
+
+    def make_current_reference(self) -> None:
+        f = self.model.file_of(self.tree.currentIndex())
+        if f >= 0 and self.model.make_reference(f):
+            self.select_file(f)
+
+    def ignore_current(self) -> None:
+        """Ignore the current member with its reference, or the current group whole."""
+        index = self.tree.currentIndex()
+        rows = self.tree.selectionModel().selectedRows(NAME) or ([index] if index.isValid()
+                                                               else [])
+        pairs = list(dict.fromkeys(p for i in rows for p in self.model.pairs_to_ignore(i)))
+        if pairs:
+            self.ignore_requested.emit(pairs)
+
     def _restore_expanded(self) -> None:
-        """Open again the groups that hold the references of the groups opened before."""
+        """Open again the groups that hold the references of the groups opened before;
+        open them all when there are few."""
         t = self.model.table
+        open_few, self.open_few_next = self.open_few_next, False
+        if open_few and t is not None and 0 < self.model.group_count() <= FEW_GROUPS:
+            self.tree.expandAll()
+            return
         if not self._expanded or t is None:
             return
         wanted = self._expanded
@@ -167,24 +255,32 @@ class GroupsView(QWidget):
             if index.isValid():
                 self.tree.expand(index.parent())  # remembered again under its new reference
 
+    def _copy_selected(self, current: QModelIndex, _previous=None) -> None:
+        f = self.copies.copies.file_of(current)
+        if f >= 0:
+            self.selection_changed.emit([f], self.model.group_of(self.model.index_of_file(f)))
+
     def _selection_changed(self, *_args) -> None:
         self.selection_changed.emit(self.selected_files(), self.current_group())
 
     # -- files ------------------------------------------------------------------------
 
     def current_path(self) -> str | None:
+        if self.copies_only_action.isChecked():
+            f = self.copies.copies.file_of(self.copies.currentIndex())
+            return self.model.table.files.paths[f] if f >= 0 else None
         f = self.model.file_of(self.tree.currentIndex())
         return self.model.table.files.paths[f] if f >= 0 else None
 
     def open_current(self) -> None:
         path = self.current_path()
         if path:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+            open_path(path, self.window(), "file")
 
     def show_current_in_folder(self) -> None:
         path = self.current_path()
         if path:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(os.path.dirname(path)))
+            open_path(os.path.dirname(path), self.window(), "folder")
 
     def _double_clicked(self, index: QModelIndex) -> None:
         if self.model.file_of(index) >= 0:
@@ -197,7 +293,16 @@ class GroupsView(QWidget):
             menu.addAction(self.open_action)
             menu.addAction(self.show_action)
             menu.addSeparator()
+            self.make_reference_action.setEnabled(not self.model.is_reference(index))
+            menu.addAction(self.make_reference_action)
+        if index.isValid():
+            self.ignore_action.setEnabled(bool(self.model.pairs_to_ignore(index)))
+            menu.addAction(self.ignore_action)
+            menu.addSeparator()
         for action in self.extra_actions:
             menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.expand_all_action)
+        menu.addAction(self.collapse_all_action)
         if not menu.isEmpty():
             menu.exec(self.tree.viewport().mapToGlobal(pos))

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core.cleanup import journal
-from simgui.core.search.analysis import Analysis, MissingFingerprints, SearchSettings, in_folders
+from simgui.core.search.analysis import (
+    Analysis, MissingFingerprints, SearchSettings, in_folders, require_fingerprints,
+)
 from simgui.core.cleanup import BatchResult, Plan, execute, undo
 from simgui.core.progress import Progress, report
 from simgui.core.reading.scanner import ScanOptions, ScanReport, scan
-from simgui.core.store import Store, StoredFiles
+from simgui.core.store import Store, StoredFiles, ignored
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,10 @@ class Results:
     batch: BatchResult | None = None  # the clean-up that led here
     undone: BatchResult | None = None  # what an undo restored
     last_undoable: journal.Batch | None = None  # what Undo would put back
+    #: folders listed that no scan has read yet: no result may be claimed for them
+    unscanned: tuple[str, ...] = ()
+    #: the ignore list: pairs of paths that are not duplicates (simgui.core.store.ignored)
+    ignored: tuple[tuple[str, str], ...] = ()
 
 
 def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
@@ -40,11 +46,22 @@ def under(files: StoredFiles, folders: Sequence[str]) -> StoredFiles:
     return files if keep.all() else files.take(np.flatnonzero(keep))
 
 
+def unscanned(store: Store, folders: Sequence[str]) -> tuple[str, ...]:
+    """The folders of ``folders`` that are neither a scanned folder nor inside one."""
+    roots = store.scanned_roots()
+    inside = in_folders([os.path.abspath(f) for f in folders], roots)
+    return tuple(f for f, ok in zip(folders, inside.tolist()) if not ok)
+
+
 def _analyse(store: Store, folders, search: SearchSettings, progress) -> dict:
-    report(progress, Progress("analysing"))
+    report(progress, Progress("loading"))
     files = under(store.files(), folders)
+    require_fingerprints(files, search)
+    report(progress, Progress("analysing", 0, len(files)))
     return {"analysis": Analysis.build(files, search), "issues": store.issues(),
-            "last_undoable": journal.last_undoable(store)}
+            "last_undoable": journal.last_undoable(store),
+            "unscanned": unscanned(store, folders),
+            "ignored": tuple(ignored.ignored_pairs(store))}
 
 
 def load(store_path: str, folders: Sequence[str], search: SearchSettings,
@@ -93,6 +110,18 @@ def undo_last(store_path: str, folders: Sequence[str], options: ScanOptions,
         return Results(**_analyse(store, folders, search, None), scan=rep, undone=restored)
 
 
+def change_ignored(store_path: str, add: Sequence[tuple[str, str]] = (),
+                   remove: Sequence[tuple[str, str]] = (), *, progress=None
+                   ) -> tuple[tuple[str, str], ...]:
+    """Add pairs to the ignore list and take others off; the list as it is then."""
+    with Store(store_path) as store:
+        if add:
+            ignored.ignore(store, add)
+        if remove:
+            ignored.unignore(store, remove)
+        return tuple(ignored.ignored_pairs(store))
+
+
 def compare(path_a: str, path_b: str, *, progress=None):
     """Where two files differ; anything but two regular files is refused (a FIFO would
     block the reader for ever)."""
@@ -106,12 +135,27 @@ def compare(path_a: str, path_b: str, *, progress=None):
     return compare_files(path_a, path_b, progress=progress)
 
 
+#: The steps of :func:`warm_up`, as its progress counts them.
+WARM_UP_STEPS = 4
+
+
 def warm_up(*, progress=None) -> None:
-    """Load (or compile, the first time on a machine) the numba kernels."""
-    from simgui.core.reading import sumtable
+    """Load (or compile, the first time on a machine) the numba kernels; ``progress``
+    counts the steps done of :data:`WARM_UP_STEPS`."""
+    from simgui.core.reading import fingerprints, sumtable
+    from simgui.core.search import differences
     from simgui.core.search.simfind import Tolerances
 
+    def step(done: int) -> None:
+        report(progress, Progress("preparing", done, WARM_UP_STEPS))
+
+    step(0)
     sumtable.warm_up()
+    step(1)
+    fingerprints.warm_up()
+    step(2)
+    differences.warm_up()
+    step(3)
     n = 4
     tables = np.arange(n * 16, dtype=np.int64).reshape(n, 16) * 100
     files = StoredFiles(ids=np.arange(n), paths=[f"/w/{i}" for i in range(n)],
@@ -119,3 +163,4 @@ def warm_up(*, progress=None) -> None:
                         devices=np.zeros(n, np.int64), inodes=np.arange(n), tables=tables,
                         hashes=[bytes(16)] * n, extensions=[""] * n)
     Analysis.build(files).groups(Tolerances())
+    step(WARM_UP_STEPS)

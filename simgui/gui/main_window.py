@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from simgui import __version__
 from simgui.core.search import methods
-from simgui.core.search.analysis import DEFAULT_CHECK_RESEMBLANCE, Analysis, SearchSettings
+from simgui.core.search.analysis import Analysis, SearchSettings
 from simgui.core.cleanup import Action, Plan, plan_marked
 from simgui.core.search.groups import GroupTable
 from simgui.core.search.keys import SCHEMES, KeyScheme
@@ -36,11 +36,40 @@ from simgui.gui.details import DetailsPanel, FileDetails
 from simgui.gui.folders import FoldersPanel
 from simgui.gui.groups_model import GroupsModel
 from simgui.gui.groups_view import GroupsView
+from simgui.gui.similar_folders_view import SimilarFoldersView
 from simgui.gui.tasks import Task, Tasks
 from simgui.gui.tolerance import TolerancePanel
 
 _ACTION_VERBS = {Action.TRASH: "Move to Trash", Action.MOVE: "Move",
                  Action.HARDLINK: "Replace with Hard Links"}
+
+
+_SIMILAR_SHOWN = 8  # similar-only files named in the confirmation itself
+
+
+def _split_similar(plan: Plan) -> tuple[list, list]:
+    """The plan's operations on identical copies of the kept file, and on files only
+    similar to it (least similar first: the ones to look at)."""
+    copies, similar = [], []
+    for op in plan.operations:
+        # the plan's own rule (plan.similar_only): same size and content hash as the kept file
+        same = bool(op.member.content_hash) and op.member.size == op.kept.size \
+            and op.member.content_hash == op.kept.content_hash
+        (copies if same else similar).append(op)
+    similar.sort(key=lambda op: op.member.similarity)
+    return copies, similar
+
+
+def _similarity_text(op) -> str:
+    """As the groups show it: two decimals, and never 100 % for a file only similar."""
+    return f"{min(op.member.similarity, 99.99):5.2f} %"
+
+
+def _shown(path: str) -> str:
+    """A path as a message can show it (bytes that are not UTF-8 as \\xNN)."""
+    from simgui.core.shown import shown_path
+
+    return shown_path(path)
 
 
 class MainWindow(QMainWindow):
@@ -58,6 +87,11 @@ class MainWindow(QMainWindow):
         self._chart_stale = True
         self._last_undoable = None  # the journal batch Undo would put back
         self._stale = False  # folders or references changed while a job ran
+        self._warm_task: Task | None = None  # the kernels' first-start preparation
+        self._warm_progress: Progress | None = None
+        self._job_texts: dict[Task, str] = {}  # what the empty centre says while a job runs
+        self._job_started = 0.0  # when the job whose results come next was started
+        self._unscanned: tuple[str, ...] = ()  # folders listed that no scan has read
 
         self._build_widgets()
         self._build_actions()
@@ -99,7 +133,12 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.tolerance_chart, "Tolerance curves")
         self.tabs.addTab(self.distance_chart, "Fingerprint distances")
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.groups)
+        # the Folders view (similar folders), a tab beside the groups it follows
+        self.folders_view = SimilarFoldersView(self.model)
+        self.results_tabs = QTabWidget()
+        self.results_tabs.addTab(self.groups, "Groups")
+        self.results_tabs.addTab(self.folders_view, "Folders")
+        splitter.addWidget(self.results_tabs)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -135,11 +174,20 @@ class MainWindow(QMainWindow):
         self.groups.selection_changed.connect(self._selection_changed)
         self.model.marks_changed.connect(self._update_actions)
         self.key_chart.fileClicked.connect(self._chart_clicked)
-        self.key_chart.variantChanged.connect(self._chart_variant_changed)
         self.details.compare_requested.connect(self._compare)
         self.tabs.currentChanged.connect(lambda _i: self._refresh_key_chart_if_shown())
         self.tasks.busy_changed.connect(self._busy_changed)
         self.groups.empty_button.clicked.connect(self.folders.choose_folder)
+        # review conveniences (see _build_review)
+        self.model.rereference = self._rereference
+        self.model.modelReset.connect(self._sync_table)
+        self.folders_view.file_activated.connect(self._show_file_in_groups)
+        self.folders_view.trash_requested.connect(self.trash_folder)
+        self.marked_label = QLabel()
+        self.statusBar().addPermanentWidget(self.marked_label)
+        self.model.marks_changed.connect(self._update_marked_count)
+        self._ignored: tuple[tuple[str, str], ...] = ()  # the store's ignore list
+        self.groups.ignore_requested.connect(self._ignore_pairs)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -162,8 +210,13 @@ class MainWindow(QMainWindow):
         self.open_session_action = a("&Open Session…", self.open_session, "Ctrl+Shift+O")
         self.save_session_action = a("&Save Session As…", self.save_session, S.Save,
                                      "Save folders, tolerances and marks to a file")
+        self.save_results_action = a("Save &Results As…", self.save_results, None,
+                                     "Save the groups with your marks and chosen references, "
+                                     "to review them again later")
+        self.open_results_action = a("Open Res&ults…", self.open_results, None,
+                                     "Open results saved with Save Results")
         self.export_action = a("&Export Groups…", self.export_groups, "Ctrl+E",
-                               "Save the groups shown as CSV or JSON")
+                               "Save the groups shown as CSV, JSON or an HTML page")
         self.quit_action = a("&Quit", self.close, S.Quit)
         self.mark_action = a("&Mark All but Reference", self.mark_all_but_reference, "Ctrl+M",
                              "Tick every file in the groups shown except each group's reference")
@@ -171,6 +224,9 @@ class MainWindow(QMainWindow):
                                        "Ctrl+Shift+I",
                                        "Tick the files identical to their group's reference")
         self.invert_action = a("&Invert Marks", self.model.invert_marks, "Ctrl+I")
+        self.reprioritize_action = a("&Re-prioritize…", self.reprioritize, None,
+                                     "Choose the reference (the file kept) of every group "
+                                     "shown by rules: in a folder, newest, largest…")
         self.clear_marks_action = a("C&lear Marks", self.model.clear_marks, "Ctrl+Shift+M")
         self.find_action = a("&Find…", self._focus_filter, S.Find)
         self.trash_action = a("Move Marked to &Trash…", lambda: self.run_action(Action.TRASH),
@@ -188,24 +244,30 @@ class MainWindow(QMainWindow):
                               "How to find and clean up duplicates, step by step")
         self.about_action = a("&About simgui", self.about)
         self.about_qt_action = a("About &Qt", QApplication.aboutQt)
+        self.guide_action.setShortcuts([QKeySequence(S.HelpContents), QKeySequence("F1")])
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
         for x in (self.add_folder_action, self.scan_action, self.cancel_action, None,
-                  self.open_session_action, self.save_session_action, self.export_action, None,
+                  self.open_session_action, self.save_session_action, None,
+                  self.open_results_action, self.save_results_action, self.export_action, None,
                   self.quit_action):
             file_menu.addSeparator() if x is None else file_menu.addAction(x)
         edit_menu = menu.addMenu("&Edit")
         for x in (self.undo_action, None, self.mark_action, self.mark_identical_action,
-                  self.invert_action, self.clear_marks_action, None, self.find_action, None,
-                  self.settings_action):
+                  self.invert_action, self.clear_marks_action, None, self.reprioritize_action,
+                  None, self.find_action, None, self.settings_action):
             edit_menu.addSeparator() if x is None else edit_menu.addAction(x)
         actions_menu = menu.addMenu("&Actions")
         for x in (self.trash_action, self.move_action, self.link_action):
             actions_menu.addAction(x)
         view_menu = menu.addMenu("&View")
+        view_menu.addAction(self.groups.copies_only_action)
+        view_menu.addAction(self.groups.expand_all_action)
+        view_menu.addAction(self.groups.collapse_all_action)
+        view_menu.addSeparator()
         view_menu.addAction(self.side_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
         help_menu = menu.addMenu("&Help")
@@ -225,6 +287,15 @@ class MainWindow(QMainWindow):
         self.addToolBar(bar)
         self.groups.extra_actions = [self.mark_action, self.mark_identical_action,
                                      self.clear_marks_action]
+        self.mark_identical_action.setStatusTip(
+            "Tick every file that has an identical copy in its group, except the copy kept")
+        self.mark_identical_action.setToolTip(self.mark_identical_action.statusTip())
+        # the window's shortcuts work while the filter box has focus
+        self.groups.filter.pass_shortcuts([
+            x.shortcut() for x in (self.export_action, self.mark_action,
+                                   self.mark_identical_action, self.clear_marks_action,
+                                   self.save_session_action, self.open_session_action,
+                                   self.guide_action, self.scan_action)])
 
     # -- settings ------------------------------------------------------------------------
 
@@ -240,7 +311,8 @@ class MainWindow(QMainWindow):
         self.folders.set_exclude_patterns(s.excludes)
         self.folders.set_minimum_size(s.min_size)
         self.tolerance.blockSignals(True)
-        self.tolerance.set_tolerances(Tolerances(s.key_tolerance, s.sum_tolerance))
+        self.tolerance.set_tolerances(Tolerances(s.key_tolerance, s.sum_tolerance,
+                                                 min(max(s.min_content, 0.0), 100.0)))
         self.tolerance.size_factor.setValue(s.size_factor)
         self.tolerance.set_scheme_name(s.scheme if s.scheme in ("skew", "uniform", "custom")
                                        else "skew")
@@ -249,7 +321,8 @@ class MainWindow(QMainWindow):
             min(max(s.simhash_bits, 0), methods.SIMHASH_MAX_BITS),
             min(max(s.minhash_resemblance, methods.MINHASH_FLOOR * 100), 100.0))
         self.tolerance.set_method_name(s.method if s.method in methods.METHODS else "paper")
-        self.tolerance.check.setChecked(s.check_by_content)
+        self.tolerance.check.setChecked(s.content_check)
+        self.tolerance.content.setEnabled(s.content_check)
         self.tolerance.blockSignals(False)
         try:
             parse_overrides(s.overrides)
@@ -273,7 +346,8 @@ class MainWindow(QMainWindow):
             key_tolerance=self.tolerance.chosen_key(), sum_tolerance=self.tolerance.sum.value(),
             method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
             minhash_resemblance=float(thresholds["minhash"]),
-            check_by_content=self.tolerance.check.isChecked(),
+            content_check=self.tolerance.check.isChecked(),
+            min_content=self.tolerance.content.value(),
             overrides=self.settings.overrides,
             size_factor=self.tolerance.size_factor.value(), scheme=self.tolerance.scheme_name(),
             custom_weights=self.settings.custom_weights,
@@ -304,8 +378,7 @@ class MainWindow(QMainWindow):
                               min_similar_size=self.settings.min_similar_size,
                               reference_rule=self.settings.reference_rule,
                               method=self.tolerance.method_name(),
-                              check_resemblance=DEFAULT_CHECK_RESEMBLANCE
-                              if self.tolerance.check.isChecked() else 0.0,
+                              content_check=self.tolerance.check.isChecked(),
                               overrides=self.overrides())
 
     def overrides(self) -> tuple[tuple[str, float, float], ...]:
@@ -321,8 +394,7 @@ class MainWindow(QMainWindow):
 
     def scan_options(self) -> ScanOptions:
         return ScanOptions(excludes=tuple(self.folders.exclude_patterns()),
-                           min_size=self.folders.minimum_size(), workers=self.settings.workers,
-                           fingerprints=self.tolerance.needs_fingerprints())
+                           min_size=self.folders.minimum_size(), workers=self.settings.workers)
 
     def closeEvent(self, event) -> None:
         if self.tasks.busy:
@@ -331,6 +403,8 @@ class MainWindow(QMainWindow):
             self.tasks.wait()  # a cancelled job saves what it did, then stops
         self.readers.cancel_all()
         self.readers.wait()
+        self.folders_view.workers.cancel_all()
+        self.folders_view.workers.wait()
         try:
             save_settings(self.current_settings(), self.settings_path)
         except OSError as exc:
@@ -340,47 +414,126 @@ class MainWindow(QMainWindow):
     # -- jobs ------------------------------------------------------------------------------
 
     def start_up(self) -> None:
-        """After the window shows: load kernels and whatever the store already holds."""
-        self._start(Task("Loading", jobs.warm_up), quiet=True)
+        """After the window shows: load kernels and whatever the store already holds.
+
+        The kernels compile on the first start on a machine (up to half a minute): the
+        window says so, and folders can be added and Scan pressed meanwhile (the scan
+        starts when the kernels are ready)."""
+        task = Task("Preparing the engine", jobs.warm_up)
+        task.progressed.connect(self._warm_progressed)
+        task.finished.connect(self._warm_finished)
+        self._warm_task = task
+        self._start(task, quiet=True)
+        # said only when it takes a while: loading from numba's cache is quick
+        QTimer.singleShot(400, self._show_warming)
         if self.folders.folders():
             self._start(Task("Loading results", jobs.load, self.store_path(),
                              self.folders.folders(), self.search_settings(),
-                             self.scan_options()))
+                             self.scan_options()),
+                        empty_text="<h3>Loading results…</h3><p>The groups found by the last "
+                                   "scan appear in a moment.</p>")
         else:
             self._show_empty_state()
+
+    def warming_up(self) -> bool:
+        """True while the kernels are being prepared and no other job waits."""
+        return self._warm_task is not None and self.tasks.running == [self._warm_task]
+
+    def _show_warming(self, p: Progress | None = None) -> None:
+        if self._warm_task is None:
+            return
+        p = p if p is not None else self._warm_progress
+        waiting = [t for t in self.tasks.running if t is not self._warm_task]
+        text = "Preparing the engine, first start only…"
+        if waiting:
+            text += f" {waiting[0].name} starts when it is ready."
+        self.set_status(text)
+        if p is not None and p.files_total:
+            self.progress.setRange(0, p.files_total)
+            self.progress.setValue(p.files_done)
+        else:
+            self.progress.setRange(0, 0)
+        self.progress.setFormat("%v of %m steps" if p is not None and p.files_total else "")
+        self.progress.show()
+        self._show_empty_state()
+
+    def _warm_progressed(self, p: Progress) -> None:
+        self._warm_progress = p
+        if self.status_text.text().startswith("Preparing the engine"):
+            self._show_warming(p)
+
+    def _warm_finished(self) -> None:
+        self._warm_task = None
+        self.progress.setFormat("%p%")
+        if self.status_text.text().startswith("Preparing the engine"):
+            if self.tasks.running[1:]:
+                self.set_status(f"{self.tasks.running[1].name}…")
+            else:
+                self.progress.hide()
+                self.set_status("Ready.")
+        self._show_empty_state()
+        self._update_actions()
 
     def start_scan(self) -> None:
         folders = self.folders.folders()
         if not folders:
             self.set_status("Add a folder to scan first.")
             return
+        waits = self._warm_task is not None
         self._start(Task("Scanning", jobs.scan_and_analyse, self.store_path(), folders,
-                         self.scan_options(), self.search_settings()))
-        self.groups.set_empty_text("<h3>Scanning…</h3><p>Groups appear when the scan ends.</p>")
+                         self.scan_options(), self.search_settings()),
+                    empty_text="<h3>Scanning…</h3><p>Groups appear when the scan ends.</p>"
+                    if not waits else "<h3>Scan starts in a moment…</h3><p>The engine is "
+                    "being prepared (first start only); the scan starts when it is ready.</p>")
+        if waits:
+            self._show_warming()
 
     def cancel(self) -> None:
         self.tasks.cancel_all()
         self.readers.cancel_all()
 
-    def _start(self, task: Task, quiet: bool = False) -> Task:
+    def _start(self, task: Task, quiet: bool = False, empty_text: str = "") -> Task:
         """Run ``task`` on the store's worker; unless ``quiet`` (no progress, nothing to
-        show), its progress is shown and its :class:`jobs.Results` replace the view."""
+        show), its progress is shown and its :class:`jobs.Results` replace the view.
+        While it runs, an empty centre shows ``empty_text`` (default: the task's name)."""
         if not quiet:
             self._failure = ""
             task.progressed.connect(self._progressed)
             task.succeeded.connect(self._results_arrived)
-            self.progress.setRange(0, 0)
-            self.progress.show()
-            self.set_status(f"{task.name}…")
+            self._job_texts[task] = empty_text or f"<h3>{html.escape(task.name)}…</h3>"
+            self._job_started = time.monotonic()  # the summary gives the whole wait
+            if self._warm_task is None:
+                self.progress.setRange(0, 0)
+                self.progress.show()
+                self.set_status(f"{task.name}…")
         task.failed.connect(self._task_failed)
         task.cancelled.connect(self._task_cancelled)
         task.finished.connect(self._task_finished)
-        return self.tasks.start(task)
+        self.tasks.start(task)
+        if not quiet:
+            self._show_empty_state()
+        self._update_actions()
+        return task
+
+    def _job_ended(self) -> None:
+        """The oldest job with results to show ended (jobs run in order): forget its text."""
+        for task in self.tasks.running:
+            if task in self._job_texts:
+                del self._job_texts[task]
+                return
 
     def _progressed(self, p: Progress) -> None:
-        if p.phase == "analysing":
+        stage = {"loading": "Loading the stored files…",
+                 "analysing": "Finding identical and similar files"
+                              + (f" among {p.files_total:,} files…" if p.files_total else "…"),
+                 "done": f"Read {p.files_done:,} files; finding identical and similar files…"}
+        if p.phase in stage:
             self.progress.setRange(0, 0)
-            self.set_status("Finding identical and similar files…")
+            self.set_status(stage[p.phase])
+            return
+        if p.phase == "walking":
+            self.progress.setRange(0, 0)
+            self.set_status(f"Looking for files: {p.files_done:,} found")
             return
         if p.bytes_total:
             self.progress.setRange(0, 1000)
@@ -399,12 +552,14 @@ class MainWindow(QMainWindow):
         self.set_status(" · ".join(parts))
 
     def _task_failed(self, message: str) -> None:
+        self._job_ended()
         self._failure = message  # the empty view says it too, not "Ready to scan"
         self.set_status(f"Failed: {message}")
         self.add_problems([("", "error", message)])
         self._show_empty_state()
 
     def _task_cancelled(self) -> None:
+        self._job_ended()
         self.set_status("Cancelled. What was done so far is saved; scanning again resumes.")
         if self.analysis is None:
             self._show_empty_state()
@@ -433,6 +588,12 @@ class MainWindow(QMainWindow):
     # -- results ----------------------------------------------------------------------------
 
     def _results_arrived(self, results: jobs.Results) -> None:
+        self._job_ended()
+        self._unscanned = results.unscanned
+        self._ignored = results.ignored
+        self.model.set_ignored(results.ignored, refresh=False)
+        if results.batch is not None or results.undone is not None:
+            self.details.show_files([])  # what it showed may be gone; reselected if not
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
@@ -454,20 +615,29 @@ class MainWindow(QMainWindow):
             self.tolerance.blockSignals(False)
         self._chart_stale = True
         self._update_curve()
+        self.groups.open_few_next = True  # new results: few groups show open
         self._apply_tolerances(self.tolerance.tolerances())
         n = len(results.analysis.files)
         message = f"{n:,} files"
         if results.scan is not None and results.batch is None and results.undone is None:
             r = results.scan
-            message = (f"Scanned {r.files_found:,} files in {format_duration(r.elapsed)}: "
+            whole = time.monotonic() - self._job_started if self._job_started else r.elapsed
+            message = (f"Scanned {r.files_found:,} files in {format_duration(whole)} "
+                       f"(reading {format_duration(r.elapsed)}, then finding groups): "
                        f"{r.files_read:,} read, {r.files_unchanged:,} unchanged")
+            if r.files_fingerprinted:
+                message += (f" · {r.files_fingerprinted:,} of them read once more for the "
+                            "content fingerprints that confirm similar files (stored by an "
+                            "older simgui without them)")
+        if self._unscanned:
+            message += f" · not scanned yet: {', '.join(self._unscanned)}"
         if results.batch is not None:
             message = results.batch.describe().splitlines()[0]
             self._show_batch_result(results.batch.describe())
         if results.undone is not None:
             message = results.undone.describe().splitlines()[0]
             self._show_batch_result(results.undone.describe(), "Undo")
-        self.set_status(message)
+        self.set_status(self._compare_with_saved() or message)
         self._refresh_key_chart_if_shown()
 
     def _show_batch_result(self, text: str, title: str = "Clean-up finished") -> None:
@@ -481,7 +651,10 @@ class MainWindow(QMainWindow):
 
     def _show_empty_state(self) -> None:
         self.groups.empty_button.setVisible(not self.folders.folders())
-        if not self.folders.folders():
+        waiting = [self._job_texts[t] for t in self.tasks.running if t in self._job_texts]
+        if self.folders.folders() and waiting:
+            self.groups.set_empty_text(waiting[0])
+        elif not self.folders.folders():
             self.groups.set_empty_text(
                 "<h3>Add a folder to begin</h3>"
                 "<p>1. <b>Add folders</b> to look in (or drop them on the Folders list). "
@@ -495,9 +668,16 @@ class MainWindow(QMainWindow):
                 "<p>The store file is chosen in <b>Edit › Settings</b>.</p>")
         elif self.analysis is None:
             n = len(self.folders.folders())
+            later = (" The engine is being prepared (first start only): the scan starts as "
+                     "soon as it is ready.") if self._warm_task is not None else ""
             self.groups.set_empty_text(
                 f"<h3>Ready to scan</h3><p>Press <b>Scan</b> to look for identical and similar "
-                f"files in {n} folder{'s' if n != 1 else ''}.</p>")
+                f"files in {n} folder{'s' if n != 1 else ''}.{later}</p>")
+        elif self._unscanned:
+            names = "".join(f"<br>{html.escape(_shown(f))}" for f in self._unscanned[:5])
+            self.groups.set_empty_text(
+                f"<h3>Not scanned yet</h3><p>Press <b>Scan</b> to read the files of:{names}</p>"
+                "<p>Nothing is known about these folders until they are scanned.</p>")
         else:
             self.groups.set_empty_text(
                 "<h3>No identical or similar files</h3><p>Nothing matches at these tolerances. "
@@ -529,6 +709,7 @@ class MainWindow(QMainWindow):
         counts, self.table = self.analysis.at(tolerances)
         self.tolerance.show_counts(counts)
         self.model.set_table(self.table, self.protected_folders())
+        self.table = self.model.table  # with the references the user chose
         if current is not None:
             self._reselect(current)
         self._show_empty_state()
@@ -552,8 +733,13 @@ class MainWindow(QMainWindow):
 
     def _update_curve(self) -> None:
         self._update_distances()
-        if (self.analysis is None or len(self.analysis.files) < 2
-                or self.analysis.settings.method != "paper"):
+        if self.analysis is not None and self.analysis.settings.method != "paper":
+            self.tolerance_chart.clear(
+                "The tolerance curves belong to the sum-table method (the paper's).\n"
+                "This search uses " + ("MinHash" if self.analysis.settings.method == "minhash"
+                                       else "simhash") + ": see Fingerprint distances.")
+            return
+        if self.analysis is None or len(self.analysis.files) < 2:
             self.tolerance_chart.clear()
             return
         steps = TOLERANCE_STEPS[::3]
@@ -568,7 +754,11 @@ class MainWindow(QMainWindow):
             self.distance_chart.clear()
             return
         method, files, stats = analysis.settings.method, analysis.files, analysis.stats
-        sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
+        if method in methods.PICTURE_METHODS:  # among the pictures, by their hashes
+            sampled = methods.distance_histogram(method, files.picture_hashes[files.is_picture],
+                                                 files.signatures[files.is_picture])
+        else:
+            sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
         # each pair is in two adjacency lists; the copies inside classes differ by nothing
         found = methods.pair_histogram(method, np.append(stats.hit_sum, 0.0),
                                        np.append(stats.weight / 2, stats.within))
@@ -588,8 +778,13 @@ class MainWindow(QMainWindow):
         if self.table is not None and len(self.table):
             group_of[self.table.rows] = self.table.group_of_row
         settings = self.analysis.settings
-        if settings.scheme.name in ("skew", "uniform"):
-            self.key_chart.set_variant(settings.scheme.name, settings.use_extensions)
+        searched = (settings.scheme.name, settings.use_extensions)
+        # the chart follows the search's key when the search changes, and otherwise keeps
+        # what the user picked there (the chart's Key menu only changes the chart)
+        if settings.scheme.name in ("skew", "uniform") and searched != getattr(
+                self, "_chart_searched", None):
+            self._chart_searched = searched
+            self.key_chart.set_variant(*searched)
         self.key_chart.set_files(files.sizes, files.tables, files.extensions, group_of)
         self._chart_stale = False
         group = self.groups.current_group()
@@ -612,7 +807,7 @@ class MainWindow(QMainWindow):
         self.model.set_protected(self.protected_folders())
         self._show_empty_state()
         self._update_actions()
-        if self.tasks.busy:
+        if self.tasks.busy and not (self.warming_up() and self.analysis is None):
             self._stale = True  # redone when the running job ends
         elif self.analysis is not None:
             self._reanalyse()
@@ -688,12 +883,163 @@ class MainWindow(QMainWindow):
             self.details.show_files([self._file_details(f)])
             self.key_chart.highlight(np.array([f]))
 
-    def _chart_variant_changed(self, scheme: str, use_extensions: bool) -> None:
-        self.tolerance.blockSignals(True)
-        self.tolerance.set_scheme_name(scheme.lower())
-        self.tolerance.extensions.setChecked(use_extensions)
-        self.tolerance.blockSignals(False)
-        self._search_changed()
+    # -- review conveniences ------------------------------------------------------------
+
+    def _rereference(self, table: GroupTable, files) -> GroupTable:
+        from simgui.core.search.rereference import with_references
+
+        return with_references(self.analysis, table, files) if self.analysis is not None \
+            else table
+
+    def trash_folder(self, folder: str) -> None:
+        """The Folders view's Trash: every file of ``folder`` kept as an identical copy
+        outside it, run as any clean-up (confirmed, proven, journaled, undoable);
+        refused with the reason when one file would be lost."""
+        from simgui.core.cleanup.folder_removal import plan_folder_removal
+
+        index = self.folders_view.index
+        if index is None or self.tasks.busy:
+            return
+        plan = plan_folder_removal(index, folder, roots=self.folders.folders())
+        if plan.refused:
+            message = f"{_shown(folder)} is not trashed: {_shown(plan.refused[0].reason)}"
+            self.set_status(message)
+            box = QMessageBox(QMessageBox.Icon.Information, "Folder not trashed", message,
+                              parent=self)
+            box.exec()
+            return
+        if not self.confirm(plan):
+            self.set_status("Nothing was changed.")
+            return
+        self._start(Task("Cleaning up", jobs.act, self.store_path(), plan, self.folders.folders(),
+                         self.scan_options(), self.search_settings()))
+
+    def _show_file_in_groups(self, f: int) -> None:
+        """A file double-clicked in the Folders view: its group, in the Groups tab."""
+        self.results_tabs.setCurrentWidget(self.groups)
+        self.groups.select_file(f)
+
+    def _sync_table(self) -> None:
+        """The model's table (with the references the user chose) is the one acted on."""
+        if self.model.table is not None or self.analysis is None:
+            self.table = self.model.table
+
+    # -- results you can keep ----------------------------------------------------------------
+
+    RESULTS_FILTER = "simgui results (*.simgui-results)"
+
+    def save_results(self, path: str | None = None) -> None:
+        """The groups as they are now, with the session (folders, tolerances, marks, store)
+        and the references chosen, in one JSON file written atomically."""
+        if self.table is None:
+            return
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save results", "results.simgui-results",
+                                                  self.RESULTS_FILTER)
+            if not path:
+                return
+        import json
+        import tempfile
+
+        s = self.current_settings(with_marks=True)
+        s.store, s.window = self.store_path(), {}
+        t = self.table
+        groups = [[[t.files.paths[f], int(t.files.sizes[f]), int(t.files.mtimes_ns[f])]
+                   for f in t.rows[t.start[g]:t.start[g + 1]].tolist()] for g in range(len(t))]
+        doc = {"simgui_results": 1, "session": json.loads(s.to_json()),
+               "references": self.model.chosen_references(), "groups": groups}
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            with tempfile.NamedTemporaryFile("w", encoding="ascii", dir=folder, delete=False,
+                                             suffix=".part") as out:
+                json.dump(doc, out)  # ASCII: names that are not UTF-8 survive as escapes
+            os.replace(out.name, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Save results", f"Could not save {_shown(path)}: {exc}")
+            return
+        self.set_status(f"Saved {len(groups):,} groups to {_shown(path)}")
+
+    def open_results(self, path: str | None = None) -> None:
+        """Results saved by :meth:`save_results`: the session, marks and chosen references
+        come back over the store's files; files changed since are counted and said."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open results", "",
+                                                  self.RESULTS_FILTER + ";;All files (*)")
+            if not path:
+                return
+        import json
+
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+            if not isinstance(doc, dict) or doc.get("simgui_results") != 1:
+                raise ValueError("not a file written by Save Results")
+            s = Settings.from_json(json.dumps(doc["session"]))
+            saved = [[(str(p), int(size), int(mtime)) for p, size, mtime in g]
+                     for g in doc["groups"]]
+            references = [str(p) for p in doc.get("references", [])]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            QMessageBox.warning(self, "Open results", f"{_shown(path)} cannot be opened as "
+                                f"simgui results: {exc}")
+            return
+        s.window = {}
+        self.settings = s
+        self._forget_results()
+        self._apply_settings(s)
+        self.model.set_marked(s.marked)
+        self.model.set_chosen_references(references)
+        self._saved_groups = saved
+        self._reanalyse()
+        self.set_status(f"Opening results {os.path.basename(path)}…")
+
+    def _compare_with_saved(self) -> str:
+        """How the results shown differ from the ones opened (then forgotten)."""
+        saved, self._saved_groups = getattr(self, "_saved_groups", None), None
+        if not saved or self.analysis is None:
+            return ""
+        files = self.analysis.files
+        now = {p: (int(s), int(m)) for p, s, m in zip(files.paths, files.sizes.tolist(),
+                                                       files.mtimes_ns.tolist())}
+        changed = sum(now.get(p) != (size, mtime) for g in saved for p, size, mtime in g)
+        text = f"Opened results: {len(saved):,} groups saved"
+        return text + (f"; {changed:,} of their files changed or gone since (shown as they "
+                       "are now)." if changed else "; no file changed since.")
+
+    def reprioritize(self) -> None:
+        """Every shown group's reference chosen by rules (see gui.reprioritize)."""
+        from simgui.gui.reprioritize import ReprioritizeDialog
+
+        if self.table is None:
+            return
+        dialog = ReprioritizeDialog(self.table, self.model.shown_groups(), self)
+        self.reprioritize_dialog = dialog  # tests find it here
+        if dialog.exec() != ReprioritizeDialog.DialogCode.Accepted:
+            return
+        changed = self.model.make_references(dialog.chosen())
+        self.set_status(f"{changed:,} group{'s' if changed != 1 else ''} got another "
+                        "reference.")
+
+    def _ignore_pairs(self, pairs: list) -> None:
+        """The user said these pairs are not duplicates: remember them in the store."""
+        self._change_ignored(add=pairs)
+
+    def _change_ignored(self, add=(), remove=()) -> None:
+        task = Task("Updating the ignore list", jobs.change_ignored, self.store_path(),
+                    list(add), list(remove))
+        task.succeeded.connect(self._ignored_changed)
+        self._start(task, quiet=True)
+
+    def _ignored_changed(self, pairs) -> None:
+        self._ignored = tuple(pairs)
+        self.model.set_ignored(self._ignored)
+        n = len(self._ignored)
+        self.set_status(f"{n:,} pair{'s' if n != 1 else ''} on the ignore list "
+                        "(Edit › Settings shows and edits it).")
+        self._show_empty_state()
+        self._update_actions()
+
+    def _update_marked_count(self) -> None:
+        files, size = self.model.marked_bytes()
+        self.marked_label.setText(f"{files:,} marked · {format_bytes(size)}" if files else "")
 
     def _compare(self, a: str, b: str) -> None:
         task = Task("Comparing", jobs.compare, a, b)
@@ -707,14 +1053,15 @@ class MainWindow(QMainWindow):
         self.model.mark_all_but_reference()
 
     def mark_identical(self) -> None:
-        self.model.mark_all_but_reference(identical_only=True)
+        self.model.mark_identical_copies()
 
     def _focus_filter(self) -> None:
         self.groups.filter.setFocus()
         self.groups.filter.selectAll()
 
     def _update_actions(self) -> None:
-        busy = self.tasks.busy
+        # while only the kernels are prepared, folders can be added and Scan pressed
+        busy = self.tasks.busy and not self.warming_up()
         marked = bool(self.model.marked_in_view())
         self.scan_action.setEnabled(not busy and bool(self.folders.folders())
                                     and self.folders.minimum_size_valid())
@@ -724,7 +1071,7 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(not busy and self._last_undoable is not None)
         has_groups = self.table is not None and len(self.table) > 0
         for x in (self.mark_action, self.mark_identical_action, self.invert_action,
-                  self.export_action):
+                  self.export_action, self.reprioritize_action, self.save_results_action):
             x.setEnabled(has_groups)
         self.clear_marks_action.setEnabled(bool(self.model.marked))
 
@@ -762,10 +1109,29 @@ class MainWindow(QMainWindow):
         box.setWindowTitle(_ACTION_VERBS.get(plan.action, "Clean up"))
         box.setIcon(QMessageBox.Icon.Question if plan.operations else QMessageBox.Icon.Information)
         box.setText(lines[0])
-        box.setInformativeText("\n".join(lines[1:8]))
+        copies, similar = _split_similar(plan)
+        informative = lines[1:8]
+        if similar:  # named in the dialog itself: what differs in them goes with them
+            informative.append("")
+            informative.append(f"Similar only, not copies ({len(similar):,}):")
+            informative += [f"  {_similarity_text(op)}  {_shown(os.path.basename(op.path))}"
+                            for op in similar[:_SIMILAR_SHOWN]]
+            if len(similar) > _SIMILAR_SHOWN:
+                informative.append(f"  … and {len(similar) - _SIMILAR_SHOWN:,} more "
+                                   "(Show Details)")
+        box.setInformativeText("\n".join(informative))
         if len(lines) > 8 or plan.operations:
-            box.setDetailedText(text + "\n\n" + "\n".join(
-                f"{op.path}  (keeping {op.kept.path})" for op in plan.operations[:2000]))
+            details = [text, ""]
+            if copies:
+                details.append(f"Identical copies ({len(copies):,}):")
+                details += [f"  {_shown(op.path)}  (keeping {_shown(op.kept.path)})"
+                            for op in copies[:2000]]
+            if similar:
+                details.append(f"Similar only, not copies ({len(similar):,}); the similarity "
+                               "is to the group's reference:")
+                details += [f"  {_similarity_text(op)}  {_shown(op.path)}  (keeping "
+                            f"{_shown(op.kept.path)})" for op in similar[:2000]]
+            box.setDetailedText("\n".join(details))
         if plan.operations:
             go = box.addButton(f"{_ACTION_VERBS[plan.action]} ({plan.files:,} files, "
                                f"{format_bytes(plan.bytes)})", QMessageBox.ButtonRole.AcceptRole)
@@ -833,18 +1199,25 @@ class MainWindow(QMainWindow):
         if self.table is None:
             return
         if path is None:
-            path, chosen = QFileDialog.getSaveFileName(self, "Export groups", "groups.csv",
-                                                       "CSV (*.csv);;JSON (*.json)")
+            path, chosen = QFileDialog.getSaveFileName(
+                self, "Export groups", "groups.csv",
+                "CSV (*.csv);;JSON (*.json);;HTML page for sharing (*.html)")
             if not path:
                 return
         from simgui.core.search.export import write_groups
 
-        fmt = "json" if path.lower().endswith(".json") else "csv"
+        fmt = "json" if path.lower().endswith(".json") else \
+            "html" if path.lower().endswith((".html", ".htm")) else "csv"
         shown = [self.table.group(g) for g in self.model.shown_groups()]
         try:
             # a file name that is not UTF-8 goes into CSV as its bytes (see core.search.export)
             with open(path, "w", encoding="utf-8", newline="", errors="surrogateescape") as out:
-                write_groups(shown, out, fmt)
+                if fmt == "html":  # marked files flagged, names escaped (see export_html)
+                    from simgui.core.search.export_html import write_groups_html
+
+                    write_groups_html(shown, out, self.model.marked_in_view())
+                else:
+                    write_groups(shown, out, fmt)
         except OSError as exc:
             QMessageBox.warning(self, "Export groups", f"Could not write {path}: {exc}")
             return
@@ -853,10 +1226,14 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         from simgui.gui.settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.current_settings(with_marks=False), self)
+        dialog = SettingsDialog(self.current_settings(with_marks=False), self,
+                                ignored=self._ignored)
         self.settings_dialog = dialog  # tests find it here
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
+        removed = dialog.ignore_list.removed()
+        if removed:
+            self._change_ignored(remove=removed)
         self.apply_preferences(dialog.settings())
 
     def apply_preferences(self, new: Settings) -> None:
@@ -878,13 +1255,13 @@ class MainWindow(QMainWindow):
             self.set_status(f"Could not save settings: {exc}")
 
     def open_guide(self) -> None:
-        from PySide6.QtCore import QUrl
-        from PySide6.QtGui import QDesktopServices
+        """The guide shipped in the package, rendered in a window of its own (F1)."""
+        from simgui.gui.guide import GuideViewer
 
-        guide = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
-        url = QUrl.fromLocalFile(str(guide)) if guide.exists() else \
-            QUrl("https://github.com/simgui/simgui/blob/main/docs/user-guide.md")
-        QDesktopServices.openUrl(url)
+        if getattr(self, "guide_viewer", None) is None:
+            self.guide_viewer = GuideViewer(self)
+        self.guide_viewer.show()
+        self.guide_viewer.raise_()
 
     def about(self) -> None:
         QMessageBox.about(

@@ -40,7 +40,7 @@ def _with_button(edit: QLineEdit, button: QPushButton) -> QWidget:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent=None):
+    def __init__(self, settings: Settings, parent=None, ignored=()):
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self._original = settings
@@ -96,6 +96,10 @@ class SettingsDialog(QDialog):
         form.addRow("Per-extension tolerances", overrides_field)
         form.addRow("Reading threads", self.workers)
         form.addRow("Store", _with_button(self.store, browse_store))
+        from simgui.gui.ignore_list import IgnoreListEditor
+
+        self.ignore_list = IgnoreListEditor(ignored)  # pairs that are not duplicates
+        form.addRow("Not duplicates", self.ignore_list)
         note = QLabel("<small>The store holds the scan results. A different store starts "
                       "empty; nothing is copied or deleted.</small>")
         note.setWordWrap(True)

@@ -41,6 +41,7 @@ class Task(QObject):
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self._cancel = threading.Event()
         self._last_report = 0.0
+        self._last_phase = ""
 
     def cancel(self) -> None:
         """Ask the job to stop at its next safe point; ``cancelled`` follows."""
@@ -52,8 +53,11 @@ class Task(QObject):
 
     def progress(self, p: Progress) -> bool:
         now = time.monotonic()
-        if now - self._last_report >= _PROGRESS_EVERY_SECONDS or p.phase == "done":
+        # a new stage always shows: "reading" ends in a burst, then grouping says so at once
+        if (now - self._last_report >= _PROGRESS_EVERY_SECONDS or p.phase == "done"
+                or p.phase != self._last_phase):
             self._last_report = now
+            self._last_phase = p.phase
             self.progressed.emit(p)
         return not self._cancel.is_set()
 
@@ -123,6 +127,11 @@ class Tasks(QObject):
     @property
     def busy(self) -> bool:
         return bool(self._running)
+
+    @property
+    def running(self) -> list[Task]:
+        """The tasks started and not yet ended, the one running first."""
+        return list(self._running)
 
     def cancel_all(self) -> None:
         for task in list(self._running):

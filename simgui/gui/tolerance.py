@@ -10,13 +10,15 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.search import methods
-from simgui.core.search.simfind import Tolerances
+from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances
 from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, HitCounts
 
 SCHEME_NAMES = {"skew": "Skew (the paper's key)", "uniform": "Uniform", "custom": "Custom…"}
 METHOD_NAMES = {"paper": "Sum tables (the paper's method)",
                 "simhash": "Simhash fingerprints",
-                "minhash": "MinHash resemblance"}
+                "minhash": "MinHash resemblance",
+                "images": "Similar pictures",
+                "images-rotated": "Similar pictures, turned or mirrored too"}
 METHOD_TIPS = {
     "paper": "Keys and sum tables of tag counts (Sadowski and Levin): fast to compute, found "
              "while scanning",
@@ -24,6 +26,9 @@ METHOD_TIPS = {
                "fingerprints: the folders are read once more the first time",
     "minhash": "The share of content pieces two files have in common: finds the most edits. "
                "Needs fingerprints: the folders are read once more the first time",
+    "images": "Pictures that look the same (re-saved, resized, another format), by a 64-bit "
+              "perceptual hash of each picture, compared bit by bit",
+    "images-rotated": "Similar pictures, also turned 90, 180 or 270 degrees or mirrored",
 }
 
 
@@ -95,8 +100,8 @@ class ThresholdSlider(_LabelledSlider):
         different, like the tolerance sliders)."""
         self.method = method
         self.slider.blockSignals(True)
-        if method == "simhash":
-            self.slider.setRange(0, methods.SIMHASH_MAX_BITS)
+        if method == "simhash" or method in methods.PICTURE_METHODS:
+            self.slider.setRange(0, int(methods.CEILING_THRESHOLD[method]))
             self.slider.setPageStep(1)
         else:
             self.slider.setRange(0, round(100 - methods.MINHASH_FLOOR * 100))
@@ -107,10 +112,10 @@ class ThresholdSlider(_LabelledSlider):
     def value(self) -> float:
         """Bits (simhash) or resemblance in percent (minhash)."""
         v = self.slider.value()
-        return float(v) if self.method == "simhash" else 100.0 - v
+        return float(v) if self.method != "minhash" else 100.0 - v
 
     def set_value(self, value: float) -> None:
-        self.slider.setValue(round(value) if self.method == "simhash" else round(100 - value))
+        self.slider.setValue(round(value) if self.method != "minhash" else round(100 - value))
 
     def difference(self) -> float:
         """The threshold as the method's difference in percent (what the analysis takes)."""
@@ -119,6 +124,32 @@ class ThresholdSlider(_LabelledSlider):
     def _moved(self, _position: int) -> None:
         v = self.value()
         self.label.setText(methods.threshold_text(self.method, v))
+        self.value_changed.emit(v)
+
+
+class ContentSlider(_LabelledSlider):
+    """The content check's threshold: the smallest share of content in common, in whole
+    percent from 10 to 99, moving right towards less in common (more pairs), like the
+    tolerance sliders."""
+
+    LOWEST, HIGHEST = 10, 99
+
+    def __init__(self, parent=None):
+        super().__init__("≥ 100 %", parent)
+        self.slider.setRange(0, self.HIGHEST - self.LOWEST)
+        self.slider.setPageStep(5)
+        self.slider.valueChanged.connect(self._moved)
+        self.set_value(DEFAULT_MIN_CONTENT)
+
+    def value(self) -> float:
+        return float(self.HIGHEST - self.slider.value())
+
+    def set_value(self, value: float) -> None:
+        self.slider.setValue(self.HIGHEST - min(max(round(value), self.LOWEST), self.HIGHEST))
+
+    def _moved(self, _position: int) -> None:
+        v = self.value()
+        self.label.setText(f"≥ {v:g} %")
         self.value_changed.emit(v)
 
 
@@ -159,11 +190,17 @@ class TolerancePanel(QGroupBox):
         self.extensions.setToolTip("The paper's extension modification: keys of different "
                                    "extensions lie far apart. Identical copies are found "
                                    "whatever their names.")
-        self.check = QCheckBox("Confirm similar pairs by content (MinHash)")
-        self.check.setToolTip("A third test after the sum table: a pair counts only if the two "
-                              "files share at least 30 % of their content pieces. Removes the "
-                              "unrelated files that high tolerances pair up. Needs "
-                              "fingerprints: the folders are read once more the first time")
+        self.check = QCheckBox("Confirm similar files by their content")
+        self.check.setChecked(True)
+        self.check.setToolTip(
+            "After the sum tables, two files that are not copies count as similar only if "
+            "they have enough of their content in common. Without it, unrelated photos, "
+            "videos or archives of about the same size look similar (the paper's method as "
+            "published)")
+        self.content = ContentSlider()
+        self.content.setToolTip(
+            "How much of their content two files must have in common to count as similar, "
+            "estimated from fingerprints of their content (100 % only for copies)")
         self.ceiling_note = QLabel()
         self.ceiling_note.setWordWrap(True)
         self.ceiling_note.hide()
@@ -175,6 +212,7 @@ class TolerancePanel(QGroupBox):
         form.addRow("Method", self.method)
         form.addRow("Key tolerance", self.key)
         form.addRow("Sum-table tolerance", self.sum)
+        form.addRow("Content in common", self.content)
         form.addRow("Threshold", self.threshold)
         form.addRow("Size factor", self.size_factor)
         form.addRow("Key scheme", self.scheme)
@@ -194,19 +232,18 @@ class TolerancePanel(QGroupBox):
         self.key.value_changed.connect(self._tolerances_moved)
         self.sum.value_changed.connect(self._tolerances_moved)
         self.threshold.value_changed.connect(self._tolerances_moved)
+        self.content.value_changed.connect(self._tolerances_moved)
         self.method.activated.connect(self._method_chosen)
         self._thresholds = {m: float(t) for m, t in methods.DEFAULT_THRESHOLD.items()}
         self._show_method_rows()
         self.size_factor.editingFinished.connect(lambda: self.search_changed.emit())
         self.scheme.activated.connect(lambda _i: self.search_changed.emit())
         self.extensions.toggled.connect(lambda _on: self.search_changed.emit())
-        self.check.toggled.connect(lambda _on: self.search_changed.emit())
+        # the check needs every file's fingerprints: a new search reads any that lack them
+        self.check.toggled.connect(self._check_toggled)
 
     def method_name(self) -> str:
         return self.method.currentData()
-
-    def needs_fingerprints(self) -> bool:
-        return self.method_name() != "paper" or self.check.isChecked()
 
     def set_method_name(self, name: str) -> None:
         self.method.setCurrentIndex(max(self.method.findData(name), 0))
@@ -216,8 +253,13 @@ class TolerancePanel(QGroupBox):
         """The paper's tolerances, or with a fingerprint method its threshold as a difference
         in the sum-table tolerance's place."""
         if self.method_name() == "paper":
-            return Tolerances(self.key.value(), self.sum.value())
-        return Tolerances(self.key.value(), self.threshold.difference())
+            return Tolerances(self.key.value(), self.sum.value(),
+                              self.content.value() if self.check.isChecked() else 0.0)
+        return Tolerances(self.key.value(), self.threshold.difference(), 0.0)
+
+    def _check_toggled(self, on: bool) -> None:
+        self.content.setEnabled(on)
+        self.search_changed.emit()
 
     def set_tolerances(self, tolerances: Tolerances) -> None:
         """The user's tolerances (from settings); the key one shows capped while a
@@ -225,6 +267,8 @@ class TolerancePanel(QGroupBox):
         self._chosen_key = tolerances.key
         self._show_key()
         self.sum.set_value(tolerances.sum)
+        if tolerances.content > 0:
+            self.content.set_value(tolerances.content)
 
     def chosen_key(self) -> float:
         """The key tolerance the user chose, whatever the current collection caps it to:
@@ -249,10 +293,14 @@ class TolerancePanel(QGroupBox):
     def _show_method_rows(self) -> None:
         method = self.method_name()
         paper = method == "paper"
-        for widget in (self.key, self.sum, self.scheme):
+        for widget in (self.key, self.sum, self.content, self.scheme):
             self.form.setRowVisible(widget, paper)
         self.check.setVisible(paper)
         self.form.setRowVisible(self.threshold, not paper)
+        # pictures pair whatever their sizes in bytes and extensions (a PNG and its JPEG)
+        picture = method in methods.PICTURE_METHODS
+        self.form.setRowVisible(self.size_factor, not picture)
+        self.extensions.setVisible(not picture)
         if not paper:
             self.threshold.blockSignals(True)  # the label follows; no search is asked for
             self.threshold.set_method(method)
@@ -260,7 +308,7 @@ class TolerancePanel(QGroupBox):
             self.threshold.blockSignals(False)
 
     def set_thresholds(self, simhash_bits: float, minhash_resemblance: float) -> None:
-        self._thresholds = {"simhash": simhash_bits, "minhash": minhash_resemblance}
+        self._thresholds.update({"simhash": simhash_bits, "minhash": minhash_resemblance})
         self._show_method_rows()
 
     def thresholds(self) -> dict[str, float]:
@@ -306,10 +354,13 @@ class TolerancePanel(QGroupBox):
             self.counts.setText(f"<b>{counts.groups:,}</b> groups<br>"
                                 f"{counts.sum_hits:,} similar pairs of {counts.all_pairs:,}")
             return
+        checked = self.check.isChecked()
         self.counts.setText(
             f"<b>{counts.groups:,}</b> groups<br>"
-            f"{counts.sum_hits:,} similar pairs (sum-table hits)<br>"
-            f"{counts.key_hits:,} key hits of {counts.all_pairs:,} pairs")
+            f"{counts.similar:,} similar pairs"
+            + (f", confirmed of {counts.sum_hits:,} sum-table hits<br>" if checked
+               else " (sum-table hits)<br>")
+            + f"{counts.key_hits:,} key hits of {counts.all_pairs:,} pairs")
 
     def _tolerances_moved(self, _value: float) -> None:
         if self.method_name() != "paper":

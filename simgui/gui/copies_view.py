@@ -1,0 +1,168 @@
+"""The "copies only" view: one row per file that is not its group's reference, flat and
+sortable (dupeGuru's "Dupes only"), beside the groups tree.  It reads the groups
+model's table and shares its marks, so ticking here ticks there."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from simgui.core.units import format_bytes
+from simgui.gui.groups_model import GroupsModel
+
+COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Identical", "Kept file")
+NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, IDENTICAL, KEPT = range(len(COLUMNS))
+
+
+class CopiesModel(QAbstractTableModel):
+    def __init__(self, groups: GroupsModel, parent=None):
+        super().__init__(parent)
+        self.groups = groups
+        self._rows = np.zeros(0, np.int64)  # table rows shown, in order
+        self._sort = (SIZE, Qt.SortOrder.DescendingOrder)
+        groups.modelReset.connect(self._rebuild)
+        groups.layoutChanged.connect(self._repaint)
+
+    def _rebuild(self) -> None:
+        self.beginResetModel()
+        t = self.groups.table
+        if t is None or len(t) == 0:
+            self._rows = np.zeros(0, np.int64)
+        else:
+            shown = np.zeros(len(t), bool)
+            shown[self.groups.shown_groups()] = True
+            member = np.ones(len(t.rows), bool)
+            member[t.start[:-1]] = False
+            self._rows = np.flatnonzero(member & shown[t.group_of_row])
+            self._order()
+        self.endResetModel()
+
+    def _repaint(self) -> None:
+        if len(self._rows):
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, NAME),
+                                  [Qt.ItemDataRole.CheckStateRole])
+
+    def _order(self) -> None:
+        t = self.groups.table
+        column, order = self._sort
+        r = self._rows
+        f = t.rows[r]
+        if column == NAME:
+            key = np.array([os.path.basename(t.files.paths[i]).casefold() for i in f], object)
+        elif column == FOLDER:
+            key = np.array([os.path.dirname(t.files.paths[i]).casefold() for i in f], object)
+        elif column == KEPT:
+            key = np.array([t.files.paths[t.rows[t.start[g]]].casefold()
+                            for g in t.group_of_row[r]], object)
+        elif column == MODIFIED:
+            key = t.files.mtimes_ns[f].astype(np.float64)
+        elif column == SIMILARITY:
+            key = t.similarity[r]
+        elif column == IDENTICAL:
+            key = t.identical[r].astype(np.float64)
+        else:
+            key = t.files.sizes[f].astype(np.float64)
+        by = sorted(range(len(r)), key=key.__getitem__) if key.dtype == object else \
+            np.argsort(key, kind="stable")
+        by = np.asarray(by, np.int64)
+        if order == Qt.SortOrder.DescendingOrder:
+            by = by[::-1]
+        self._rows = r[by]
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        self._sort = (column, order)
+        if self.groups.table is None or not len(self._rows):
+            return
+        self.layoutAboutToBeChanged.emit()
+        self._order()
+        self.layoutChanged.emit()
+
+    def file_of(self, index: QModelIndex) -> int:
+        return int(self.groups.table.rows[self._rows[index.row()]]) if index.isValid() else -1
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def flags(self, index):
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == NAME and self.groups.flags(self._source(index)) \
+                & Qt.ItemFlag.ItemIsUserCheckable:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def _source(self, index: QModelIndex) -> QModelIndex:
+        return self.groups.index_of_file(self.file_of(index))
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.CheckStateRole:
+            return False
+        done = self.groups.setData(self._source(index), value, role)
+        if done:
+            self.dataChanged.emit(index, index, [role])
+        return done
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        t = self.groups.table
+        row = int(self._rows[index.row()])
+        f = int(t.rows[row])
+        path = t.files.paths[f]
+        column = index.column()
+        if role == Qt.ItemDataRole.CheckStateRole and column == NAME:
+            return self.groups.data(self._source(index), role)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return path
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, SIMILARITY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if column == NAME:
+            return os.path.basename(path)
+        if column == FOLDER:
+            return os.path.dirname(path)
+        if column == SIZE:
+            return format_bytes(int(t.files.sizes[f]))
+        if column == MODIFIED:
+            return datetime.fromtimestamp(int(t.files.mtimes_ns[f]) / 1e9).strftime(
+                "%Y-%m-%d %H:%M")
+        if column == SIMILARITY:
+            s = float(t.similarity[row])
+            return "100 %" if s >= 100 else f"{s:.2f} %"
+        if column == IDENTICAL:
+            return "identical" if t.identical[row] else "similar"
+        if column == KEPT:
+            return t.files.paths[int(t.rows[t.start[t.group_of_row[row]]])]
+        return None
+
+
+class CopiesView(QTableView):
+    def __init__(self, groups: GroupsModel, parent=None):
+        super().__init__(parent)
+        self.copies = CopiesModel(groups, self)
+        self.setModel(self.copies)
+        self.setSortingEnabled(True)
+        self.sortByColumn(SIZE, Qt.SortOrder.DescendingOrder)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        fm = self.fontMetrics()
+        for column, chars in ((NAME, 34), (FOLDER, 28), (SIZE, 10), (MODIFIED, 17),
+                              (SIMILARITY, 11), (IDENTICAL, 10), (KEPT, 40)):
+            header.resizeSection(column, chars * fm.averageCharWidth())

@@ -1,0 +1,308 @@
+"""The Folders view: similar folders (backups of backups) beside the file groups.
+
+Above, the top-most folder pairs with their figures (pairs alike because their
+parents are folded under them); below, the selected pair side by side: each
+folder's files marked *same* (an identical file in the other), *similar* (with its
+similarity) or *only here* (double-click a file to see its group); Trash Folder A/B asks the window
+to send a folder's files to the trash.  The pairs come from the groups' table
+(:mod:`simgui.core.search.similar_folders`), computed on a pool thread whenever the
+groups change and the view is shown.
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QHBoxLayout, QHeaderView, QLabel, QPushButton, QSpinBox, QSplitter, QTreeWidget,
+    QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from simgui.core.search.groups import GroupTable
+from simgui.core.search.similar_folders import (
+    DEFAULT_MIN_SIMILARITY, FileStatus, FolderIndex, FolderPair,
+)
+from simgui.core.units import format_bytes
+from simgui.gui.tasks import Task, Tasks
+
+PAIR_COLUMNS = ["Similar", "A in B", "B in A", "Files A", "Files B", "To free", "Folder A",
+                "Folder B"]
+_STATUS = {"identical": ("same", QColor(46, 125, 50)),
+           "similar": ("similar", QColor(191, 120, 0)),
+           "only": ("only here", QColor(183, 28, 28))}
+
+
+def folder_pairs(table: GroupTable, min_similarity: float, progress=None):
+    """(index, top-most pairs) of a groups' table: what the view's worker runs."""
+    index = FolderIndex(table)
+    return index, index.pairs(min_similarity, progress=progress)
+
+
+def _shown(path: str) -> str:
+    """A path as text a widget can show (bytes that are not UTF-8 as U+FFFD)."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
+class _Side(QWidget):
+    """One folder of the pair: its files as a tree, each with its status."""
+
+    def __init__(self, title: str):
+        super().__init__()
+        self.title = QLabel(title)
+        self.title.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels(["Name", "Status", "Size"])
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setUniformRowHeights(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tree)
+
+    def show_files(self, label: str, folder: str, files: list[FileStatus]) -> None:
+        self.title.setText(f"<b>{label}</b> {_shown(folder)}")
+        self.tree.clear()
+        nodes: dict[str, QTreeWidgetItem] = {}
+        for f in files:
+            parts = f.relative.split(os.sep)
+            parent = self.tree.invisibleRootItem()
+            for depth in range(len(parts) - 1):
+                key = os.sep.join(parts[:depth + 1])
+                if key not in nodes:
+                    nodes[key] = QTreeWidgetItem(parent, [_shown(parts[depth])])
+                    nodes[key].setExpanded(True)
+                parent = nodes[key]
+            text, color = _STATUS[f.status]
+            if f.status == "similar":
+                text = f"similar {f.similarity:.0f} %"
+            item = QTreeWidgetItem(parent, [_shown(parts[-1]), text, format_bytes(f.size)])
+            item.setForeground(1, QBrush(color))
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+            tip = f"{_shown(f.path)}" + (f"\nmatches {_shown(f.match)}" if f.match else "")
+            for column in range(3):
+                item.setToolTip(column, tip)
+            item.setData(0, Qt.ItemDataRole.UserRole, f.file)
+        self.tree.resizeColumnToContents(1)
+        self.tree.resizeColumnToContents(2)
+
+    def clear(self, label: str) -> None:
+        self.title.setText(f"<b>{label}</b>")
+        self.tree.clear()
+
+
+class SimilarFoldersView(QWidget):
+    """Folder pairs and the selected pair side by side; follows ``model``'s table."""
+
+    pairs_ready = Signal()  # the pairs of the current table are shown
+    #: a file double-clicked in a side: its row in the table's files (to show its group)
+    file_activated = Signal(int)
+    #: Trash A / Trash B: the folder whose files are to go (each only if an identical copy
+    #: outside it stays; the window plans, confirms and runs it as a clean-up)
+    trash_requested = Signal(str)
+
+    def __init__(self, model=None, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.table: GroupTable | None = None
+        self.index: FolderIndex | None = None
+        self.pairs: list[FolderPair] = []
+        self._stale = False
+        self._generation = 0
+        self.workers = Tasks(self)
+
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.min_similarity = QSpinBox()
+        self.min_similarity.setRange(1, 100)
+        self.min_similarity.setValue(int(DEFAULT_MIN_SIMILARITY))
+        self.min_similarity.setSuffix(" %")
+        self.min_similarity.setPrefix("at least ")
+        self.min_similarity.setToolTip("List folder pairs at least this alike: the share of "
+                                       "both folders' bytes with a match in the other")
+        self.min_similarity.valueChanged.connect(self._recompute)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.min_similarity)
+
+        self.list = QTreeWidget()
+        self.list.setColumnCount(len(PAIR_COLUMNS))
+        self.list.setHeaderLabels(PAIR_COLUMNS)
+        self.list.setUniformRowHeights(True)
+        self.list.setAlternatingRowColors(True)
+        for c in range(6):
+            self.list.header().setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        for c in (6, 7):  # the folders share the rest; a long path keeps its end in view
+            self.list.header().setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideLeft)
+        self.list.currentItemChanged.connect(self._pair_selected)
+        self.side_a = _Side("A")
+        self.side_b = _Side("B")
+        for side in (self.side_a, self.side_b):
+            side.tree.itemDoubleClicked.connect(self._file_double_clicked)
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        sides.addWidget(self.side_a)
+        sides.addWidget(self.side_b)
+        tip = ("Send every file of folder {} to the trash, each only if an identical copy "
+               "outside the folder stays (compared byte for byte right before acting); "
+               "refused if one file has none. Undo Last Clean-up puts them back.")
+        self.trash_a = QPushButton("Trash Folder A…")
+        self.trash_b = QPushButton("Trash Folder B…")
+        self.trash_a.setToolTip(tip.format("A"))
+        self.trash_b.setToolTip(tip.format("B"))
+        self.trash_a.clicked.connect(lambda: self._trash("a"))
+        self.trash_b.clicked.connect(lambda: self._trash("b"))
+        self.side_a.layout().addWidget(self.trash_a, 0, Qt.AlignmentFlag.AlignLeft)
+        self.side_b.layout().addWidget(self.trash_b, 0, Qt.AlignmentFlag.AlignLeft)
+        self._enable_trash(False)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.list)
+        split.addWidget(sides)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self._show_state()
+        if model is not None:
+            model.modelReset.connect(self._model_reset)
+
+    # -- following the groups ------------------------------------------------------------
+
+    def _model_reset(self) -> None:
+        self.set_table(getattr(self.model, "table", None))
+
+    def set_table(self, table: GroupTable | None) -> None:
+        """The groups changed: recompute now if shown, else when shown."""
+        if table is self.table and not self._stale:
+            return
+        self.table = table
+        self._stale = True
+        if self.isVisible():
+            self._recompute()
+        else:
+            self._show_state()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._recompute()
+
+    def _recompute(self) -> None:
+        self._generation += 1
+        self._stale = False
+        self.workers.cancel_all()
+        self.index, self.pairs = None, []
+        self._enable_trash(False)
+        self.list.clear()
+        self.side_a.clear("A")
+        self.side_b.clear("B")
+        if self.table is None:
+            self._show_state()
+            self.pairs_ready.emit()
+            return
+        self.summary.setText("Finding similar folders…")
+        task = Task("Similar folders", folder_pairs, self.table, float(self.min_similarity.value()))
+        task.generation = self._generation
+        task.succeeded.connect(self._arrived)
+        task.failed.connect(self._failed)
+        self.workers.start(task)
+
+    def _arrived(self, result) -> None:
+        task = self.sender()
+        if getattr(task, "generation", self._generation) != self._generation:
+            return  # an older table's
+        self.index, self.pairs = result
+        self._fill(self.pairs)
+        self._show_state()
+        self.pairs_ready.emit()
+
+    def _failed(self, message: str) -> None:
+        self.summary.setText(f"Similar folders could not be found: {message}")
+        self.pairs_ready.emit()
+
+    def _show_state(self) -> None:
+        if self.table is None:
+            self.summary.setText("Scan folders to find folders that are copies of each other "
+                                 "(backups of backups).")
+        elif self.index is None:
+            self.summary.setText("Similar folders are found when this view is shown.")
+        elif not self.pairs:
+            self.summary.setText(f"No two folders are {self.min_similarity.value()} % alike or "
+                                 "more.")
+        else:
+            total = sum(p.bytes_to_free for p in self.pairs)
+            n = len(self.pairs)
+            self.summary.setText(
+                f"{n:,} pair{'s' if n != 1 else ''} of similar folders, {format_bytes(total)} "
+                "in files with a match in the other folder. Expand a pair for the pairs of "
+                "its subfolders.")
+
+    # -- the pairs -------------------------------------------------------------------------
+
+    def _fill(self, pairs: list[FolderPair]) -> None:
+        self.list.setUpdatesEnabled(False)
+        self.list.clear()
+
+        def add(parent, p: FolderPair):
+            item = QTreeWidgetItem(parent, [
+                f"{p.similarity:.1f} %", f"{p.a_in_b:.1f} %", f"{p.b_in_a:.1f} %",
+                f"{p.files_a:,}", f"{p.files_b:,}", format_bytes(p.bytes_to_free),
+                _shown(p.a) + (" (without B)" if p.nested else ""), _shown(p.b)])
+            for c in range(6):
+                item.setTextAlignment(c, Qt.AlignmentFlag.AlignRight)
+            item.setToolTip(6, _shown(p.a))
+            item.setToolTip(7, _shown(p.b))
+            item.setData(0, Qt.ItemDataRole.UserRole, p)
+            for child in p.children:
+                add(item, child)
+
+        for p in pairs:
+            add(self.list, p)
+        self.list.setUpdatesEnabled(True)
+        if pairs:
+            self.list.setCurrentItem(self.list.topLevelItem(0))
+
+    def _enable_trash(self, on: bool) -> None:
+        self.trash_a.setEnabled(on)
+        self.trash_b.setEnabled(on)
+
+    def current_pair(self) -> FolderPair | None:
+        item = self.list.currentItem()
+        return None if item is None else item.data(0, Qt.ItemDataRole.UserRole)
+
+    def _trash(self, side: str) -> None:
+        pair = self.current_pair()
+        if pair is not None:
+            self.trash_requested.emit(pair.a if side == "a" else pair.b)
+
+    def _pair_selected(self, item, _previous=None) -> None:
+        self._enable_trash(item is not None and self.index is not None)
+        if item is None or self.index is None:
+            self.side_a.clear("A")
+            self.side_b.clear("B")
+            return
+        pair: FolderPair = item.data(0, Qt.ItemDataRole.UserRole)
+        statuses = self.index.diff(pair.a, pair.b)
+        a_label = "A (without B)" if pair.nested else "A"
+        self.side_a.show_files(a_label, pair.a, [s for s in statuses if s.side == "a"])
+        self.side_b.show_files("B", pair.b, [s for s in statuses if s.side == "b"])
+
+    def _file_double_clicked(self, item, _column=0) -> None:
+        f = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(f, int) and f >= 0:
+            self.file_activated.emit(f)
+
+    def select(self, a: str, b: str) -> bool:
+        """Select the pair of folders ``a`` and ``b`` (folded or not); False if not listed."""
+        stack = [self.list.topLevelItem(i) for i in range(self.list.topLevelItemCount())]
+        while stack:
+            item = stack.pop()
+            p = item.data(0, Qt.ItemDataRole.UserRole)
+            if {p.a, p.b} == {a, b}:
+                self.list.setCurrentItem(item)
+                return True
+            stack.extend(item.child(i) for i in range(item.childCount()))
+        return False
