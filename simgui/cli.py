@@ -25,13 +25,13 @@ from simgui.core.progress import Cancelled
 from simgui.core.reading.scanner import ScanOptions, read_file, scan
 from simgui.cli_common import (
     _MAX_SIZE_FACTOR, _MAX_WORKERS, EXIT_CANCELLED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE,
-    CommandError, _batch_id, _confirm, _files, _open_store, _override, _Parser, _path,
+    CommandError, _batch_id, _carry_out, _files, _write_pairs, _open_store, _override, _Parser, _path,
     _percent, _print_result, _ProgressLine, _reference_folders, _size, _size_factor,
     _threshold, _tolerances, _workers,
 )
 from simgui.core.search.export import json_ready, percent_or_none
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
-from simgui.core.cleanup import Action, KeepRule, execute, journal, plan_removal, undo
+from simgui.core.cleanup import Action, KeepRule, journal, plan_removal, undo
 from simgui.core.folders import under
 from simgui.core.search import methods
 from simgui.core.memory import keep_freed_memory
@@ -314,8 +314,6 @@ def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
 
 
 def cmd_pairs(args) -> int:
-    import csv
-
     from simgui.core.search.pairs import similar_pairs
 
     tol = _tolerances(args)
@@ -325,26 +323,7 @@ def cmd_pairs(args) -> int:
     found = similar_pairs(files, tol, scheme=SCHEMES[args.scheme],
                           use_extensions=not args.no_extensions, size_factor=args.size_factor,
                           method=args.method, overrides=dict(args.override))
-    rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
-             "key_distance": round(kd, 4), "sum_distance": sd,
-             "similarity": percent_or_none(sm),
-             "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
-            for (a, b), kd, sd, same, sm in zip(found.pairs.tolist(),
-                                                found.key_distance.tolist(),
-                                                found.sum_distance.tolist(),
-                                                found.identical.tolist(),
-                                                found.similarity.tolist())
-            if not skip or frozenset((os.fsencode(files.paths[a]),
-                                      os.fsencode(files.paths[b]))) not in skip]
-    if args.format == "json":
-        for row in rows:
-            print(json.dumps(json_ready(row)))
-    else:
-        writer = csv.DictWriter(sys.stdout, fieldnames=["path_a", "path_b", "identical",
-                                                        "key_distance", "sum_distance",
-                                                        "similarity", "size_a", "size_b"])
-        writer.writeheader()
-        writer.writerows(rows)
+    _write_pairs(files, found, args.format, skip)
     return EXIT_OK
 
 
@@ -507,25 +486,8 @@ def cmd_remove(args) -> int:
         elif plan.left_similar:
             print(f"{_files_text(plan.left_similar)} only similar to the kept copy "
                   "left alone (--include-similar to act on them too).")
-        if args.dry_run or not plan.operations:
-            return EXIT_OK
-        if not args.yes and not _confirm("Go ahead?"):
-            print("Nothing was changed.")
-            return EXIT_OK
-        try:
-            result = execute(plan, store, progress=_ProgressLine(False))
-        except KeyboardInterrupt:
-            journal.recover(store)
-            raise
-        code = _print_result(result)  # first: the files were acted on, whatever follows
-        if action is not Action.HARDLINK:  # gone from their paths: as a rescan would find
-            gone = {r.path for r in result.done}
-            try:
-                store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths)
-                                   if p in gone)
-            except StoreError as exc:
-                print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
-        return code
+        return _carry_out(plan, store, files, question="Go ahead?", dry_run=args.dry_run,
+                          yes=args.yes, forget=action is not Action.HARDLINK)
 
 
 def _files_text(count: int) -> str:

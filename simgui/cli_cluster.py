@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import os
 import sys
-import time
 
 from simgui.cli_common import (
     EXIT_CANCELLED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, CommandError, _argument, _path,
+    _ProgressLine,
     _size, _tolerances,
 )
 from simgui.core.units import format_bytes, format_duration, parse_whole
@@ -115,30 +114,6 @@ def _client(args):
         yield client
 
 
-class _Line:
-    """Progress on stderr: one rewritten line on a terminal, a line every 2 s otherwise."""
-
-    def __init__(self, quiet: bool):
-        self.quiet, self.tty, self.last, self.width = quiet, sys.stderr.isatty(), 0.0, 0
-
-    def __call__(self, text: str, last: bool = False) -> None:
-        now = time.monotonic()
-        if self.quiet or (not self.tty and now - self.last < 2.0 and not last):
-            return
-        self.last = now
-        if self.tty:
-            sys.stderr.write("\r" + text.ljust(self.width))
-            self.width = len(text)
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        if self.tty and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
-
-
 def cmd_cluster_scan(args) -> int:
     _require()
     from simgui.cluster.scan import scan
@@ -151,12 +126,12 @@ def cmd_cluster_scan(args) -> int:
         raise CommandError(f"--out {args.out}: not a folder")
     options = ScanOptions(excludes=tuple(args.exclude), min_size=args.min_size,
                           follow_symlinks=args.follow_symlinks, fingerprints=True)
-    line = _Line(args.quiet)
+    line = _ProgressLine(args.quiet)
 
     def progress(done, total, rep):
-        line(f"Scanning: {done}/{total} tasks, {rep.files_found} files, {rep.files_read} read "
-             f"({format_bytes(rep.bytes_read)}), {rep.files_unchanged} unchanged",
-             done == total)
+        line.say(f"Scanning: {done}/{total} tasks, {rep.files_found} files, {rep.files_read} "
+                 f"read ({format_bytes(rep.bytes_read)}), {rep.files_unchanged} unchanged",
+                 done == total)
 
     with _client(args) as client:
         try:
@@ -197,13 +172,13 @@ def _found(args):
     search = cluster_search.Search(
         tolerances=tol, scheme=args.scheme, use_extensions=not args.no_extensions,
         size_factor=args.size_factor, method=args.method, overrides=tuple(args.override))
-    line = _Line(args.quiet)
+    line = _ProgressLine(args.quiet)
     with _client(args) as client:
         try:
             found = cluster_search.find(
                 client, args.dataset, search,
-                lambda stage, done, total: line(f"{stage.capitalize()}: {done}/{total} tasks",
-                                                done == total))
+                lambda stage, done, total: line.say(
+                    f"{stage.capitalize()}: {done}/{total} tasks", done == total))
         except (cluster_search.MissingFingerprints, ValueError) as exc:
             raise CommandError(str(exc)) from None
     line.clear()
@@ -211,29 +186,10 @@ def _found(args):
 
 
 def cmd_cluster_pairs(args) -> int:
-    import csv
-
-    from simgui.core.search.export import json_ready, percent_or_none
+    from simgui.cli_common import _write_pairs
 
     _, found = _found(args)
-    files, table = found.files, found.pairs
-    rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
-             "key_distance": round(kd, 4), "sum_distance": sd, "similarity": percent_or_none(sm),
-             "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
-            for (a, b), kd, sd, same, sm in zip(table.pairs.tolist(),
-                                                table.key_distance.tolist(),
-                                                table.sum_distance.tolist(),
-                                                table.identical.tolist(),
-                                                table.similarity.tolist())]
-    if args.format == "json":
-        for row in rows:
-            print(json.dumps(json_ready(row)))
-    else:
-        writer = csv.DictWriter(sys.stdout, fieldnames=["path_a", "path_b", "identical",
-                                                        "key_distance", "sum_distance",
-                                                        "similarity", "size_a", "size_b"])
-        writer.writeheader()
-        writer.writerows(rows)
+    _write_pairs(found.files, found.pairs, args.format)  # the rows of `simgui pairs`
     return EXIT_OK
 
 

@@ -121,10 +121,8 @@ class _ProgressLine:
         if self.quiet or p.phase == "done":
             return True
         _ProgressLine.drawn = self
-        now = time.monotonic()
-        if not self.tty and now - self.last < 2.0:
+        if not self._due():
             return True
-        self.last = now
         if p.phase == "walking":
             text = f"Looking for files: {p.files_done} found"
         else:
@@ -134,13 +132,29 @@ class _ProgressLine:
                     f"{format_rate(p.rate)}")
             if p.seconds_left is not None:
                 text += f", {format_duration(p.seconds_left)} left"
+        self._draw(text)
+        return True
+
+    def say(self, text: str, last: bool = False) -> None:
+        """Any progress text (the cluster's tasks); ``last`` draws it even between ticks."""
+        if not self.quiet and (self._due() or last):
+            self._draw(text)
+
+    def _due(self) -> bool:
+        """On a terminal always; in a log, every 2 s."""
+        now = time.monotonic()
+        if not self.tty and now - self.last < 2.0:
+            return False
+        self.last = now
+        return True
+
+    def _draw(self, text: str) -> None:
         if self.tty:
             sys.stderr.write("\r" + text.ljust(self.width))
             self.width = len(text)
         else:
             sys.stderr.write(text + "\n")
         sys.stderr.flush()
-        return True
 
     def clear(self) -> None:
         if self.tty and self.width:
@@ -237,3 +251,64 @@ def _print_result(result) -> int:
         _ProgressLine.drawn = None
     print(result.describe())
     return EXIT_SOME_FAILED if result.failed else EXIT_OK
+
+
+def _carry_out(plan, store: Store, files, *, question: str, dry_run: bool, yes: bool,
+               forget: bool = True) -> int:
+    """Ask, then run a clean-up ``plan`` as one journaled batch (an interrupted one is
+    settled before the interruption goes on), print what happened, and drop the files
+    that left their paths from the store (``forget``), as a rescan would."""
+    from simgui.core.cleanup import execute, journal
+    from simgui.core.store import StoreError
+
+    if dry_run or not plan.operations:
+        return EXIT_OK
+    if not yes and not _confirm(question):
+        print("Nothing was changed.")
+        return EXIT_OK
+    try:
+        result = execute(plan, store, progress=_ProgressLine(False))
+    except KeyboardInterrupt:
+        journal.recover(store)
+        raise
+    code = _print_result(result)  # first: the files were acted on, whatever follows
+    if forget:
+        gone = {r.path for r in result.done}
+        try:
+            store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
+        except StoreError as exc:
+            print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
+    return code
+
+
+PAIR_FIELDS = ["path_a", "path_b", "identical", "key_distance", "sum_distance", "similarity",
+               "size_a", "size_b"]
+
+
+def _write_pairs(files, found, fmt: str, skip=frozenset()) -> None:
+    """``found`` (a core.search.pairs.PairTable over ``files``) as CSV or JSON lines, as
+    ``simgui pairs`` and ``simgui cluster pairs`` print them; ``skip``: pairs of paths (as
+    frozensets of bytes) left out, the ignore list."""
+    import csv
+    import json
+
+    from simgui.core.search.export import json_ready, percent_or_none
+
+    rows = [{"path_a": files.paths[a], "path_b": files.paths[b], "identical": same,
+             "key_distance": round(kd, 4), "sum_distance": sd,
+             "similarity": percent_or_none(sm),
+             "size_a": int(files.sizes[a]), "size_b": int(files.sizes[b])}
+            for (a, b), kd, sd, same, sm in zip(found.pairs.tolist(),
+                                                found.key_distance.tolist(),
+                                                found.sum_distance.tolist(),
+                                                found.identical.tolist(),
+                                                found.similarity.tolist())
+            if not skip or frozenset((os.fsencode(files.paths[a]),
+                                      os.fsencode(files.paths[b]))) not in skip]
+    if fmt == "json":
+        for row in rows:
+            print(json.dumps(json_ready(row)))
+    else:
+        writer = csv.DictWriter(sys.stdout, fieldnames=PAIR_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)

@@ -21,7 +21,6 @@ from simgui.core.search.keys import SCHEMES
 from simgui.core.search.similar_folders import (
     DEFAULT_MIN_SIMILARITY, FIELDS, FolderIndex, FolderPair,
 )
-from simgui.core.store import StoreError
 from simgui.core.units import format_bytes
 
 DIFF_FIELDS = ["side", "path", "relative", "size", "status", "similarity", "match"]
@@ -141,8 +140,8 @@ def _diff(index: FolderIndex | None, a: str, b: str, fmt: str) -> int:
 
 def _trash(args, store) -> int:
     """``--trash FOLDER``: the folder's files to the trash, as one journaled batch."""
-    from simgui.cli_common import _confirm, _print_result, _ProgressLine
-    from simgui.core.cleanup import execute, journal
+    from simgui.cli_common import _carry_out
+    from simgui.core.cleanup import journal
     from simgui.core.cleanup.folder_removal import plan_folder_removal
 
     if store.read_only and not args.dry_run:
@@ -159,21 +158,5 @@ def _trash(args, store) -> int:
         print(f"simgui: {folder} is not trashed: {plan.refused[0].reason}", file=sys.stderr)
         return EXIT_SOME_FAILED
     print(plan.describe())
-    if args.dry_run or not plan.operations:
-        return EXIT_OK
-    if not args.yes and not _confirm(f"Send {folder} to the trash?"):
-        print("Nothing was changed.")
-        return EXIT_OK
-    try:
-        result = execute(plan, store, progress=_ProgressLine(False))
-    except KeyboardInterrupt:
-        journal.recover(store)
-        raise
-    code = _print_result(result)
-    gone = {r.path for r in result.done}
-    files = index.table.files
-    try:
-        store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
-    except StoreError as exc:
-        print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
-    return code
+    return _carry_out(plan, store, index.table.files, question=f"Send {folder} to the trash?",
+                      dry_run=args.dry_run, yes=args.yes)

@@ -226,6 +226,9 @@ def _feed(data, state, ones, mins, recent):
                         taken += pending
                         pending = 0
         end = 8 * blocks
+    # the last shingles, one at a time; the feature's lines repeat the loop's above
+    # because a helper taking the arrays made the whole loop 4 times slower (numba
+    # counted references in the hot loop)
     for p in range(end, n - 15):
         v = _word(data, p)
         h = v * _SELECT_K
