@@ -25,7 +25,7 @@ from simgui.core.progress import Cancelled
 from simgui.core.reading.scanner import ScanOptions, read_file, scan
 from simgui.cli_common import (
     _MAX_SIZE_FACTOR, _MAX_WORKERS, EXIT_CANCELLED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE,
-    CommandError, _batch_id, _carry_out, _files, _write_pairs, _open_store, _override, _Parser, _path,
+    CommandError, _batch_id, _carry_out, _exclude, _files, _write_pairs, _open_store, _override, _Parser, _path,
     _percent, _print_result, _ProgressLine, _reference_folders, _size, _size_factor,
     _threshold, _tolerances, _workers,
 )
@@ -64,8 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
                                         "store its sum table and content hash. Unchanged files "
                                         "are not read again.")
     p.add_argument("paths", nargs="+", metavar="PATH", type=_path, help="folder or file to scan")
-    p.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
-                   help="skip names or paths matching this glob (repeatable), e.g. '*.tmp'")
+    p.add_argument("--exclude", action="append", default=[], metavar="PATTERN", type=_exclude,
+                   help="skip names or paths matching this glob (repeatable), e.g. '*.tmp', "
+                        "or paths in which the regular expression after re: is found, e.g. "
+                        "'re:/(build|dist)/'")
     p.add_argument("--min-size", type=_size, default=0, metavar="SIZE",
                    help="leave out files smaller than SIZE (e.g. 1k, 2M)")
     p.add_argument("--follow-symlinks", action="store_true",

@@ -16,6 +16,7 @@ import sys
 import time
 
 from simgui.core.progress import Progress
+from simgui.core.reading.scanner import exclude_pattern
 from simgui.core.search import methods
 from simgui.core.search.analysis import MissingFingerprints, in_folders
 from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances, parse_override
@@ -58,6 +59,7 @@ _batch_id = _argument(parse_whole, 1, _MAX_BATCH_ID)
 _size = _argument(parse_size)
 _percent = _argument(parse_percent)
 _override = _argument(parse_override)  # EXT=KEY,SUM (percent each)
+_exclude = _argument(exclude_pattern)  # a glob, or re:EXPR
 
 
 def _threshold(text: str) -> float:

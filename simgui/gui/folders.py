@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QPushButton, QVBoxLayout,
 )
 
+from simgui.core.reading.scanner import exclude_pattern
 from simgui.core.units import format_bytes, parse_size
 
 
@@ -57,8 +58,10 @@ class FoldersPanel(QGroupBox):
         self._sub_references: list[str] = []  # reference folders inside the listed ones
         self.excludes = QLineEdit()
         self.excludes.setPlaceholderText("e.g. .git, *.tmp, node_modules")
-        self.excludes.setToolTip("Names to skip (files or folders), separated by commas; "
-                                 "* and ? work as in a shell")
+        self._excludes_tip = ("Names to skip (files or folders), separated by commas; * and "
+                              "? work as in a shell; re: and a regular expression skips the "
+                              "paths it is found in (re:/build/)")
+        self.excludes.setToolTip(self._excludes_tip)
         self.min_size = QLineEdit("0")
         self.min_size.setToolTip("Skip files smaller than this (e.g. 0, 4k, 1M)")
 
@@ -180,7 +183,17 @@ class FoldersPanel(QGroupBox):
     # -- options ------------------------------------------------------------------
 
     def exclude_patterns(self) -> list[str]:
-        return [p.strip() for p in self.excludes.text().split(",") if p.strip()]
+        """The skip patterns (globs, or re: and a regular expression); one that is not a
+        valid regular expression is left out, and the field's tip says which."""
+        patterns, bad = [], []
+        for p in (p.strip() for p in self.excludes.text().split(",")):
+            if p:
+                try:
+                    patterns.append(exclude_pattern(p))
+                except ValueError as exc:
+                    bad.append(str(exc))
+        self.excludes.setToolTip("Left out: " + "; ".join(bad) if bad else self._excludes_tip)
+        return patterns
 
     def set_exclude_patterns(self, patterns: list[str]) -> None:
         self.excludes.setText(", ".join(patterns))

@@ -16,7 +16,9 @@ from __future__ import annotations
 import dataclasses
 import errno
 import fnmatch
+import functools
 import os
+import re
 import stat
 import threading
 import time
@@ -56,9 +58,38 @@ class ScanOptions:
     # them, by simgui 0.1 or with this off, are read again once)
     fingerprints: bool = True
 
+    def __post_init__(self):
+        for pattern in self.excludes:
+            exclude_pattern(pattern)
+
     def excluded(self, name: str, path: str) -> bool:
-        return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p)
-                   for p in self.excludes)
+        """Whether a glob of ``excludes`` matches the name or the path, or a regular
+        expression (``re:...``) is found in the path."""
+        for p in self.excludes:
+            if p.startswith(REGEX_PREFIX):
+                if _regex(p[len(REGEX_PREFIX):]).search(path):
+                    return True
+            elif fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p):
+                return True
+        return False
+
+
+#: A skip pattern that starts with this is a regular expression, searched in the path.
+REGEX_PREFIX = "re:"
+_regex = functools.lru_cache(maxsize=256)(re.compile)
+
+
+def exclude_pattern(text: str) -> str:
+    """A skip pattern as given: a glob (``*.tmp``, ``node_modules``), or ``re:`` and a
+    regular expression searched in the whole path (``re:/\\.cache/``).  Raises
+    ValueError saying what is wrong."""
+    if text.startswith(REGEX_PREFIX):
+        try:
+            _regex(text[len(REGEX_PREFIX):])
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {text[len(REGEX_PREFIX):]!r} "
+                             f"({exc})") from None
+    return text
 
 
 @dataclass
