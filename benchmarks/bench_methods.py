@@ -6,9 +6,10 @@ The same corpus and scoring as bench_accuracy.py (family labels: P, R, F1;
 edit labels: F1(edit)), with the searches the application runs
 (:func:`simgui.core.search.methods.class_pairs`: size factor 1.5, extension rule,
 identical files always found), at each method's thresholds, next to the
-paper's method at four tolerances, each with and without the third stage
-(a pair's MinHash resemblance checked after the sum table).  Also prints how fast the fingerprint kernel
-reads compared with the sum-table kernel and md5 on the same 32 MB buffer.
+paper's method at four tolerances, each with and without the content check
+(a pair's share of content in common, after the sum table).  Also prints how fast
+the fingerprint kernel reads compared with the sum-table kernel and md5 on the same
+32 MB buffer.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ import bench_accuracy as acc  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 
 from simgui.core.search import methods  # noqa: E402
-from simgui.core.search.analysis import DEFAULT_CHECK_RESEMBLANCE  # noqa: E402
 from simgui.core.reading.fingerprints import fingerprints  # noqa: E402
-from simgui.core.search.simfind import SearchSpace, Tolerances  # noqa: E402
+from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, SearchSpace, Tolerances  # noqa: E402
 from simgui.core.reading.sumtable import sum_table  # noqa: E402
 
 
@@ -82,9 +82,9 @@ def main(argv=None) -> int:
         f"{'search s':>9}")
     for key, total in ((3.2, 1.0), (8.0, 3.2), (10.0, 5.0), (10.0, 10.0)):
         found = space.class_pairs(Tolerances(key, total))
-        for check in (0, DEFAULT_CHECK_RESEMBLANCE):
-            if check:  # the third stage: MinHash resemblance of each pair the sum table passed
-                found = found[methods.resemblance_at_least(signatures, found, check / 100)]
+        for check in (0, DEFAULT_MIN_CONTENT):
+            if check:  # the content check: each pair's share of content in common
+                found = found[methods.shared_content(signatures, found) >= check]
             r = acc.score(data, found)
             label = f"key {key:g} %, sum {total:g} %" + (f" + check {check:g} %" if check else "")
             out(f"{'paper':<10} {label:<32} {r['precision']:6.3f} {r['recall']:6.3f} "
