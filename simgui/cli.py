@@ -29,6 +29,9 @@ from simgui.cli_common import (
     _percent, _print_result, _ProgressLine, _reference_folders, _size, _size_factor,
     _threshold, _tolerances, _workers,
 )
+from simgui.cli_common import (  # tables for a terminal
+    _output_format, _print_groups_table, _print_plan_files,
+)
 from simgui.core.search.export import json_ready, percent_or_none
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
 from simgui.core.cleanup import Action, KeepRule, journal, plan_removal, undo
@@ -129,13 +132,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("pairs", parents=[db, search], help="list similar pairs",
                             description="Every similar pair among the stored files. k identical "
                                         "copies are listed as k-1 pairs with the first copy.")
-    p.add_argument("--format", choices=["csv", "json"], default="csv")
+    p.add_argument("--format", choices=["csv", "json", "table"], default=None,
+                   help="table on a terminal, else csv (the default when piped)")
     p.set_defaults(run=cmd_pairs)
 
     p = commands.add_parser("groups", parents=[db, search], help="list groups of similar files",
                             description="Groups of identical and similar files: each group has "
                                         "a reference file and members within tolerance of it.")
-    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.add_argument("--format", choices=["json", "csv", "table"], default=None,
+                   help="table on a terminal, else json (the default when piped)")
     p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
                    help="prefer files in DIR as group references (repeatable)")
     p.set_defaults(run=cmd_groups)
@@ -325,7 +330,7 @@ def cmd_pairs(args) -> int:
     found = similar_pairs(files, tol, scheme=SCHEMES[args.scheme],
                           use_extensions=not args.no_extensions, size_factor=args.size_factor,
                           method=args.method, overrides=dict(args.override))
-    _write_pairs(files, found, args.format, skip)
+    _write_pairs(files, found, _output_format(args.format, "csv"), skip)
     return EXIT_OK
 
 
@@ -335,7 +340,11 @@ def cmd_groups(args) -> int:
     tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
         _, groups, _ = _groups(args, store, tol)
-    write_groups(groups, sys.stdout, args.format)
+    fmt = _output_format(args.format, "json")
+    if fmt == "table":
+        _print_groups_table(groups)
+    else:
+        write_groups(groups, sys.stdout, fmt)
     return EXIT_OK
 
 
@@ -362,7 +371,9 @@ def cmd_similar(args) -> int:
                                                     args.size_factor, extension)
         distances = np.abs(files.tables[hits] - record.sum_table).sum(axis=1)
     else:
-        tol = dict(args.override).get(extension, tol)
+        fixed = dict(args.override).get(extension)  # its key and sum; the check stays
+        if fixed is not None:
+            tol = Tolerances(fixed.key, fixed.sum, tol.content)
         hits, distances = similar_to(record.sum_table, record.size, files, tol,
                                      scheme=SCHEMES[args.scheme], size_factor=args.size_factor,
                                      extension=extension, content_hash=record.content_hash)
@@ -488,6 +499,8 @@ def cmd_remove(args) -> int:
         elif plan.left_similar:
             print(f"{_files_text(plan.left_similar)} only similar to the kept copy "
                   "left alone (--include-similar to act on them too).")
+        if args.dry_run:  # every file, and what would happen to it
+            _print_plan_files(plan, groups)
         return _carry_out(plan, store, files, question="Go ahead?", dry_run=args.dry_run,
                           yes=args.yes, forget=action is not Action.HARDLINK)
 

@@ -310,7 +310,102 @@ def _write_pairs(files, found, fmt: str, skip=frozenset()) -> None:
     if fmt == "json":
         for row in rows:
             print(json.dumps(json_ready(row)))
+    elif fmt == "table":
+        _print_pairs_table(rows)
     else:
         writer = csv.DictWriter(sys.stdout, fieldnames=PAIR_FIELDS)
         writer.writeheader()
         writer.writerows(rows)
+
+
+# -- tables for a terminal (groups, pairs, remove --dry-run) ----------------------------
+
+
+def _output_format(requested: str | None, default: str) -> str:
+    """--format as given; without it a readable table on a terminal, and on a pipe or in
+    a file the format scripts have always read (``default``)."""
+    if requested is not None:
+        return requested
+    isatty = getattr(sys.stdout, "isatty", None)
+    return "table" if isatty is not None and isatty() else default
+
+
+def _match_text(identical: bool, similarity: float | None) -> str:
+    """"identical", "similar 87.3 %", or "similar ?" where the share is unknown."""
+    if identical:
+        return "identical"
+    if similarity is None or (isinstance(similarity, float) and math.isnan(similarity)):
+        return "similar ?"
+    return f"similar {similarity:.1f} %"
+
+
+def _print_table_rows(blocks) -> None:
+    """Numbered blocks of (match, size, path) lines: the number and the first line's match
+    on the block's first line, the paths in one column, so a long name never breaks it."""
+    for number, lines in blocks:
+        for i, (match, size, path) in enumerate(lines):
+            left = f"{number:>5}" if i == 0 else " " * 5
+            print(f"{left}  {match:<16}{format_bytes(size):>10}  {path}")
+
+
+def _print_groups_table(groups) -> None:
+    """``simgui groups`` on a terminal: a header line per group (its files and the bytes
+    its other files take), then the reference and each member with how it matches."""
+    groups = list(groups)
+    if not groups:
+        print("No groups: no two stored files are identical or similar at these settings.")
+        return
+    print(f"{'group':>5}  {'match':<16}{'size':>10}  file")
+    for g in groups:
+        lines = [("reference", g.reference.size, g.reference.path)]
+        lines += [(_match_text(m.identical, m.similarity), m.size, m.path) for m in g.members]
+        _print_table_rows([(g.id, lines)])
+    files = sum(len(g.files) for g in groups)
+    print(f"{len(groups):,} group{'s' if len(groups) != 1 else ''}, {files:,} files, "
+          f"{format_bytes(sum(g.size for g in groups))} in the files besides the references")
+
+
+def _print_pairs_table(rows: list[dict]) -> None:
+    """``simgui pairs`` on a terminal: each pair on two lines, numbered, its match first."""
+    if not rows:
+        print("No pairs: no two stored files are identical or similar at these settings.")
+        return
+    print(f"{'pair':>5}  {'match':<16}{'size':>10}  file")
+    for number, r in enumerate(rows, 1):
+        _print_table_rows([(number, [(_match_text(r["identical"], r["similarity"]),
+                                      r["size_a"], r["path_a"]),
+                                     ("", r["size_b"], r["path_b"])])])
+    print(f"{len(rows):,} pair{'s' if len(rows) != 1 else ''}")
+
+
+def _same_content(a, b) -> bool:
+    """Two group members with the same bytes (size and content hash), as the plan judges."""
+    return bool(a.content_hash) and a.size == b.size and a.content_hash == b.content_hash
+
+
+def _print_plan_files(plan, groups) -> None:
+    """``simgui remove --dry-run``: every file of every group and what would happen to it
+    (keep, the action, or leave), how it matches the copy kept, and, where the copy that
+    justifies the action is not the group's kept file, that copy."""
+    ops = {op.path: op for op in plan.operations}
+    refused = {r.group_id: r.reason for r in plan.refused}
+    for g in groups:
+        kept = plan.kept.get(g.id)
+        head = (f"refused: {refused[g.id]}" if g.id in refused
+                else f"keep {kept.path}" if kept is not None else "nothing to do")
+        print(f"Group {g.id}: {head}")
+        for m in g.files:
+            op = ops.get(m.path)
+            extra = ""
+            if op is not None:
+                what, same = op.action.value, _same_content(m, op.kept)
+                extra = f"  -> {op.target}" if op.target else ""
+                if kept is None or op.kept.path != kept.path:
+                    extra += f"  (kept copy: {op.kept.path})"
+            else:
+                what = "keep" if kept is not None and m.path == kept.path else "leave"
+                same = _same_content(m, kept) if kept is not None else m.identical
+            match = ("" if what == "keep" else "reference" if kept is None and m is g.reference
+                     else _match_text(same, m.similarity))
+            print(f"  {what:<9}{match:<17}{m.path}{extra}")
+    print("Dry run: nothing was changed.")

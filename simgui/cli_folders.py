@@ -46,10 +46,24 @@ def add_commands(commands, db, search) -> None:
                         "identical copy outside FOLDER stays (compared byte for byte right "
                         "before acting; 'simgui undo' puts them back); refused if one file "
                         "has no such copy")
-    p.add_argument("--dry-run", action="store_true", help="with --trash: print the plan, "
-                   "change nothing")
-    p.add_argument("--yes", "-y", action="store_true", help="with --trash: do not ask for "
-                   "confirmation")
+    p.add_argument("--move", metavar="FOLDER", type=_path,
+                   help="with --to DIR: move every scanned file of FOLDER to DIR/<its name>/..., "
+                        "on the same terms as --trash")
+    p.add_argument("--to", metavar="DIR", type=_path, help="where --move puts the folder")
+    p.add_argument("--merge", metavar="A", type=_path,
+                   help="with --into B: copy into B every file of A whose content B lacks "
+                        "(each verified byte for byte; a file only similar to B's version is "
+                        "kept beside it as 'name (from A).ext' unless --prefer-a), then send A's "
+                        "files to the trash, each compared with its copy in B first; one "
+                        "batch that 'simgui undo' puts back")
+    p.add_argument("--into", metavar="B", type=_path, help="the folder --merge copies into")
+    p.add_argument("--prefer-a", metavar="PATH", type=_path, action="append", default=[],
+                   help="with --merge: a file of A only similar to one of B whose version "
+                        "wins (B's version goes to the trash); repeat for more")
+    p.add_argument("--dry-run", action="store_true", help="with --trash, --move or --merge: "
+                   "print the plan, change nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="with --trash, --move or --merge: "
+                   "do not ask for confirmation")
     p.set_defaults(run=cmd_folders)
 
 
@@ -70,11 +84,21 @@ def folder_index(args, store) -> FolderIndex | None:
 
 def cmd_folders(args) -> int:
     _tolerances(args)  # the options' mistakes before the store's
-    if args.trash and args.diff:
-        raise CommandError("--trash and --diff: one at a time")
+    acts = [name for name, on in (("--diff", args.diff), ("--trash", args.trash),
+                                  ("--move", args.move), ("--merge", args.merge)) if on]
+    if len(acts) > 1:
+        raise CommandError(f"{' and '.join(acts)}: one at a time")
+    if bool(args.move) != bool(args.to):
+        raise CommandError("--move FOLDER and --to DIR go together")
+    if bool(args.merge) != bool(args.into):
+        raise CommandError("--merge A and --into B go together")
+    if args.prefer_a and not args.merge:
+        raise CommandError("--prefer-a is for --merge")
     with _open_store(args) as store:
-        if args.trash:
+        if args.trash or args.move:
             return _trash(args, store)
+        if args.merge:
+            return _merge(args, store)
         index = folder_index(args, store)
     if args.diff:
         return _diff(index, *args.diff, args.format)
@@ -139,24 +163,79 @@ def _diff(index: FolderIndex | None, a: str, b: str, fmt: str) -> int:
 
 
 def _trash(args, store) -> int:
-    """``--trash FOLDER``: the folder's files to the trash, as one journaled batch."""
+    """``--trash FOLDER`` (or ``--move FOLDER --to DIR``): the folder's files to the trash
+    (or DIR), as one journaled batch."""
     from simgui.cli_common import _carry_out
-    from simgui.core.cleanup import journal
     from simgui.core.cleanup.folder_removal import plan_folder_removal
+
+    option = "--trash" if args.trash else "--move"
+    index = _index_to_act(args, store)
+    folder = os.path.abspath(args.trash or args.move)
+    if index is None or folder not in index.ids:
+        raise CommandError(f"{option} {args.trash or args.move}: no scanned file is in this "
+                           "folder")
+    plan = plan_folder_removal(index, folder, roots=store.scanned_roots(),
+                               move_to=None if args.trash else args.to)
+    if plan.refused:
+        print(f"simgui: {folder} is not {'trashed' if args.trash else 'moved'}: "
+              f"{plan.refused[0].reason}", file=sys.stderr)
+        return EXIT_SOME_FAILED
+    print(plan.describe())
+    question = (f"Send {folder} to the trash?" if args.trash
+                else f"Move {folder} to {plan.target_dir}?")
+    return _carry_out(plan, store, index.table.files, question=question,
+                      dry_run=args.dry_run, yes=args.yes)
+
+
+def _index_to_act(args, store) -> FolderIndex | None:
+    """The folder index for a clean-up: the store must be writable (it journals the
+    batch) unless --dry-run, and an interrupted batch is settled first."""
+    from simgui.core.cleanup import journal
 
     if store.read_only and not args.dry_run:
         raise CommandError(f"cannot write the store {store.path}, which journals the clean-up; "
                            "nothing was changed (--dry-run shows the plan)")
     if not store.read_only:
         journal.recover(store)
-    index = folder_index(args, store)
-    folder = os.path.abspath(args.trash)
-    if index is None or folder not in index.ids:
-        raise CommandError(f"--trash {args.trash}: no scanned file is in this folder")
-    plan = plan_folder_removal(index, folder, roots=store.scanned_roots())
+    return folder_index(args, store)
+
+
+def _merge(args, store) -> int:
+    """``--merge A --into B [--prefer-a PATH ...]``: one journaled batch (copies into B,
+    then A to the trash), asked first; 'simgui undo' puts it back."""
+    from simgui.cli_common import _ProgressLine, _confirm, _print_result
+    from simgui.core.cleanup import journal
+    from simgui.core.cleanup.folder_merge import execute_merge, plan_merge, trashed_paths
+    from simgui.core.store import StoreError
+
+    index = _index_to_act(args, store)
+    a, b = os.path.abspath(args.merge), os.path.abspath(args.into)
+    for option, folder in (("--merge", a), ("--into", b)):
+        if index is None or folder not in index.ids:
+            raise CommandError(f"{option} {folder}: no scanned file is in this folder")
+    plan = plan_merge(index, a, b, roots=store.scanned_roots(), prefer_a=args.prefer_a)
     if plan.refused:
-        print(f"simgui: {folder} is not trashed: {plan.refused[0].reason}", file=sys.stderr)
+        print(f"simgui: {plan.describe()}", file=sys.stderr)
         return EXIT_SOME_FAILED
     print(plan.describe())
-    return _carry_out(plan, store, index.table.files, question=f"Send {folder} to the trash?",
-                      dry_run=args.dry_run, yes=args.yes)
+    if args.dry_run:
+        for s in plan.steps:
+            where = f" -> {s.target} ({s.why})" if s.target else ""
+            print(f"  {s.kind:<8} {s.path}{where}")
+        return EXIT_OK
+    if not args.yes and not _confirm(f"Merge {a} into {b}?"):
+        print("Nothing was changed.")
+        return EXIT_OK
+    try:
+        result = execute_merge(plan, store, progress=_ProgressLine(False))
+    except KeyboardInterrupt:
+        journal.recover(store)
+        raise
+    code = _print_result(result)
+    gone = trashed_paths(plan, result)
+    files = index.table.files
+    try:
+        store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
+    except StoreError as exc:
+        print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
+    return EXIT_SOME_FAILED if len(result.done) < len(result.results) else code

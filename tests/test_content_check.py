@@ -154,3 +154,22 @@ def test_an_older_store_is_fingerprinted_by_reading_those_files_once(tmp_path):
         assert store.files().fingerprinted.all()
         third = scan(store, [root])
         assert (third.files_read, third.files_unchanged, third.files_fingerprinted) == (0, 4, 0)
+
+
+def test_no_check_holds_for_an_overridden_extension_too(tmp_path, capsys):
+    """--override fixes an extension's key and sum-table tolerances, never the check."""
+    from simgui.cli import main
+
+    rng = np.random.default_rng(6)
+    root = tmp_path / "files"
+    root.mkdir()
+    for i in range(4):  # unrelated random files of one size: alike sum tables
+        (root / f"{i}.bin").write_bytes(rng.integers(0, 256, 30_000, dtype=np.uint8).tobytes())
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "-q", str(root)]) == 0
+    capsys.readouterr()
+    loose = ["--override", "bin=10,10", "--format", "json", str(root / "0.bin")]
+    assert main(["similar", "--db", db, *loose]) == 0
+    assert capsys.readouterr().out == ""  # checked: none is similar
+    assert main(["similar", "--db", db, "--no-check", *loose]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3  # as published: all three

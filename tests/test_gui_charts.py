@@ -311,7 +311,7 @@ def test_tolerance_chart_plots_both_curves(tolerance, curve):
     assert names == ["key hits", "sum-table hits"]
     assert "possible pairs" in tolerance.note_text
     # read at a slider's mark, the curves need not match the counts: the caption says why
-    assert ("both tolerances are x" in tolerance.note_text) == np.allclose(
+    assert ("to the same value" in tolerance.note_text) == np.allclose(
         curve["sum_tolerance"], curve["key_tolerance"])
 
 

@@ -114,7 +114,7 @@ def test_the_content_check_is_on_by_default_moves_live_and_is_remembered(qtbot, 
         panel.check.setChecked(False)
     assert not window.analysis.settings.content_check and panel.tolerances().content == 0
     assert not panel.content.isEnabled()
-    assert "(sum-table hits)" in panel.counts.text()
+    assert "(not confirmed by content)" in panel.counts.text()
     choose(qtbot, window, "minhash")
     assert not panel.content.isVisible()  # a fingerprint method is its own check
     window.close()

@@ -38,6 +38,19 @@ _TOP_EXTENSIONS = len(PALETTE)
 _POINT_SIZE = 4
 _FAINT_SIZE = 3
 _RING_SIZE = 12
+#: Above this many points the key space is drawn translucent and finer: where files
+#: crowd the colour deepens, so 60,000 files read as density and stripes, not a blob.
+DENSE_POINTS = 4000
+_DENSE_SIZE = 3
+_LEAST_ALPHA = 36
+
+
+def point_alpha(points: int) -> int:
+    """Opacity (0-255) of each point among ``points``: opaque up to DENSE_POINTS, then
+    falling with the square root of the count (so a crowd of them stays opaque)."""
+    if points <= DENSE_POINTS:
+        return 255
+    return max(_LEAST_ALPHA, round(255 * math.sqrt(DENSE_POINTS / points)))
 
 
 # --- shared helpers -------------------------------------------------------------------
@@ -437,6 +450,7 @@ class KeySpaceChart(QWidget):
         self._brushes = np.array(
             [pg.mkBrush(c) for c in self._palette] + [pg.mkBrush(self._other_colour),
                                                 pg.mkBrush(self._faint_colour)], dtype=object)
+        self._translucent: dict[int, np.ndarray] = {}  # alpha -> brushes (see _brushes_at)
         pen = pg.mkPen(_mix(background, foreground, 0.6), width=1, style=Qt.PenStyle.DashLine)
         self._reference.setPen(pen)
         self._rings.setPen(pg.mkPen(foreground, width=2))
@@ -477,9 +491,12 @@ class KeySpaceChart(QWidget):
         index = index[np.argsort(codes[index] < len(PALETTE), kind="stable")]
         shown_codes = codes[index]
         faint = shown_codes == len(PALETTE) + 1
-        size = np.where(faint, _FAINT_SIZE, _POINT_SIZE) if faint.any() else _POINT_SIZE
+        alpha = point_alpha(len(index))
+        point = _POINT_SIZE if alpha == 255 else _DENSE_SIZE
+        size = np.where(faint, min(_FAINT_SIZE, point), point) if faint.any() else point
         self._scatter.setData(x=np.log10(self._sizes[index]), y=np.log10(self._keys[index]),
-                              data=index, brush=self._brushes[shown_codes], size=size)
+                              data=index, brush=self._brushes_at(alpha)[shown_codes],
+                              size=size)
         self._draw_reference(index)
         self._label_stripes(index)
         self._draw_highlight()
@@ -491,6 +508,21 @@ class KeySpaceChart(QWidget):
             self._plot.getPlotItem().setRange(xRange=(0, 9), yRange=(0, 9), padding=0.03)
         elif autorange:
             self._plot.getPlotItem().enableAutoRange()
+
+    def _brushes_at(self, alpha: int) -> np.ndarray:
+        """The palette's brushes at opacity ``alpha``, made once per theme and opacity
+        (the scatter renders each distinct brush object once)."""
+        if alpha == 255:
+            return self._brushes
+        cached = self._translucent.get(alpha)
+        if cached is None:
+            colours = [QColor(c) for c in self._palette] + [QColor(self._other_colour),
+                                                            QColor(self._faint_colour)]
+            for c in colours:
+                c.setAlpha(alpha)
+            cached = np.array([pg.mkBrush(c) for c in colours], dtype=object)
+            self._translucent[alpha] = cached
+        return cached
 
     def _label_stripes(self, index: np.ndarray) -> None:
         """With extensions in the key each extension is a stripe, 10^12 and more apart:
@@ -564,6 +596,8 @@ class KeySpaceChart(QWidget):
             return
         left_out = len(self._sizes) - shown
         text = f"{shown:,} files shown"
+        if point_alpha(shown) < 255:
+            text += " (each point translucent: the colour deepens where files crowd)"
         if left_out:
             text += (f"; {left_out:,} file{'s' if left_out != 1 else ''} of 0 bytes or key 0 "
                      "not shown (log axes)")
@@ -698,6 +732,11 @@ class ToleranceChart(_Themed):
         self._legend = item.addLegend(offset=(10, 10))
         self._key_curve = item.plot(name="key hits", symbol="o", symbolSize=5)
         self._sum_curve = item.plot(name="sum-table hits", symbol="s", symbolSize=5)
+        # the paper's terms stay on its chart; the tooltip says them in the window's words
+        self._plot.setToolTip("Key hits (the paper's term): candidates, pairs whose keys are "
+                              "within the tolerance.\nSum-table hits: similar pairs, "
+                              "candidates whose sum tables are within it too (before the "
+                              "content check).")
         self._key_line = self._marker("key", 0.92)
         self._sum_line = self._marker("sum table", 0.80)
         self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
@@ -764,9 +803,9 @@ class ToleranceChart(_Themed):
         if not np.allclose(sum_tolerance, curve["key_tolerance"]):
             parts.append("x is the key tolerance; the sum-table tolerance moves with it")
         else:  # read at a slider's mark, a curve need not match the counts beside the sliders
-            parts.append("at each x both tolerances are x, as in the paper (a sum-table hit "
-                         "is within x in both); the counts beside the sliders use their own "
-                         "two tolerances")
+            parts.append("each point sets the key and the sum-table tolerance to the same "
+                         "value, as the paper's Figures 6-7 do; the counts under the sliders "
+                         "use the two sliders' own values")
         return "; ".join(parts) + "."
 
     def _draw_markers(self) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
-    QPushButton, QVBoxLayout,
+    QPushButton, QSizePolicy, QVBoxLayout,
 )
 
 from simgui.core.reading.scanner import exclude_pattern
@@ -23,6 +23,21 @@ class FolderList(QListWidget):
         super().__init__(parent)
         self.setAcceptDrops(True)
         self.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+        # as tall as its folders (a few rows at least, a scroll bar past eight)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self.model().rowsInserted.connect(lambda *_: self.updateGeometry())
+        self.model().rowsRemoved.connect(lambda *_: self.updateGeometry())
+
+    MIN_ROWS, MAX_ROWS = 3, 8
+
+    def sizeHint(self) -> QSize:
+        rows = min(max(self.count(), self.MIN_ROWS), self.MAX_ROWS)
+        row = self.sizeHintForRow(0) if self.count() else self.fontMetrics().height() + 4
+        frame = 2 * self.frameWidth()
+        return QSize(super().sizeHint().width(), rows * row + frame)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
     def dragEnterEvent(self, event):
         if event.mimeData().hasUrls():
@@ -74,7 +89,7 @@ class FoldersPanel(QGroupBox):
         form.addRow("Skip names", self.excludes)
         form.addRow("Minimum size", self.min_size)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.list, 1)
+        layout.addWidget(self.list)
         layout.addLayout(buttons)
         layout.addLayout(form)
 

@@ -19,6 +19,10 @@ from simgui.gui.opening import open_path
 
 #: Groups open by default when there are at most this many.
 FEW_GROUPS = 20
+#: Columns shown only when the user asks (right-click on the header).
+HIDDEN_BY_DEFAULT = (KEY, SUM, SIZE_DELTA, TIME_DELTA)
+#: The narrowest Name and Folder columns are fitted to, in average characters.
+_NAME_CHARS, _FOLDER_CHARS = 18, 14
 
 
 class FilterEdit(QLineEdit):
@@ -86,6 +90,18 @@ class GroupsView(QWidget):
         header.resizeSection(IDENTICAL, 22 * fm.averageCharWidth())  # "similar · copy of …"
         for column in (SIZE_DELTA, TIME_DELTA):
             header.resizeSection(column, fm.horizontalAdvance(COLUMNS[column]) + pad)
+        # the paper's distances and the differences from the reference are a right-click
+        # on the header away, so the columns shown fit a 1280-pixel screen
+        for column in HIDDEN_BY_DEFAULT:
+            self.tree.setColumnHidden(column, True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        # Name and Folder share the width the other columns leave, until the user sizes
+        # a column himself
+        self._user_sized = False
+        self._fitting = False
+        header.sectionResized.connect(self._section_resized)
+        self.tree.viewport().installEventFilter(self)
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
@@ -166,6 +182,53 @@ class GroupsView(QWidget):
         self.set_empty_text("<h3>Add a folder to begin</h3>"
                             "<p>Use <b>Add Folder</b>, or drop folders on the Folders list, "
                             "then press <b>Scan</b>.</p>")
+
+    # -- columns ------------------------------------------------------------------------
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
+
+    def _section_resized(self, _column: int, _old: int, _new: int) -> None:
+        if not self._fitting:
+            self._user_sized = True
+
+    def fit_columns(self) -> None:
+        """Name and Folder share the width the other shown columns leave (Name the larger
+        part), so the default columns fit without scrolling sideways; once the user has
+        sized a column his widths stay."""
+        if self._user_sized:
+            return
+        header = self.tree.header()
+        width = self.tree.viewport().width()
+        others = sum(header.sectionSize(c) for c in range(header.count())
+                     if c not in (NAME, FOLDER) and not header.isSectionHidden(c))
+        chars = self.tree.fontMetrics().averageCharWidth()
+        left = width - others
+        name = max(_NAME_CHARS * chars, round(left * 0.58))
+        folder = max(_FOLDER_CHARS * chars, left - name)
+        self._fitting = True
+        try:
+            header.resizeSection(NAME, name)
+            header.resizeSection(FOLDER, folder)
+        finally:
+            self._fitting = False
+
+    def _header_menu(self, pos) -> None:
+        """Show or hide columns (all but Name)."""
+        header = self.tree.header()
+        menu = QMenu(self)
+        for column in sorted(range(1, len(COLUMNS)), key=header.visualIndex):
+            action = menu.addAction(COLUMNS[column])
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(lambda on, c=column: self.set_column_shown(c, on))
+        menu.exec(header.mapToGlobal(pos))
+
+    def set_column_shown(self, column: int, shown: bool) -> None:
+        self.tree.setColumnHidden(column, not shown)
+        self.fit_columns()
 
     def set_empty_text(self, html: str) -> None:
         self.empty.setText(html)

@@ -65,6 +65,12 @@ def _similarity_text(op) -> str:
     return f"{min(op.member.similarity, 99.99):5.2f} %"
 
 
+def _plain_batch(text: str) -> str:
+    """A clean-up's result as the window says it: "Clean-up 3 (trash): ...", not the
+    journal's "Batch 3" (the command line keeps that word)."""
+    return text.replace("Batch ", "Clean-up ", 1) if text.startswith("Batch ") else text
+
+
 def _shown(path: str) -> str:
     """A path as a message can show it (bytes that are not UTF-8 as \\xNN)."""
     from simgui.core.shown import shown_path
@@ -112,8 +118,9 @@ class MainWindow(QMainWindow):
         self.tolerance = TolerancePanel()
         side = QWidget()
         side_layout = QVBoxLayout(side)
-        side_layout.addWidget(self.folders, 1)
+        side_layout.addWidget(self.folders)  # as tall as its folders (see FolderList)
         side_layout.addWidget(self.tolerance)
+        side_layout.addStretch(1)
         self.side_dock = QDockWidget("Search", self)
         self.side_dock.setObjectName("search")
         self.side_dock.setWidget(side)
@@ -140,9 +147,9 @@ class MainWindow(QMainWindow):
         self.results_tabs.addTab(self.folders_view, "Folders")
         splitter.addWidget(self.results_tabs)
         splitter.addWidget(self.tabs)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([520, 380])
+        splitter.setStretchFactor(0, 2)  # the groups view taller than the details
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([600, 300])
         self.splitter = splitter
         self.setCentralWidget(splitter)
 
@@ -183,6 +190,7 @@ class MainWindow(QMainWindow):
         self.model.modelReset.connect(self._sync_table)
         self.folders_view.file_activated.connect(self._show_file_in_groups)
         self.folders_view.trash_requested.connect(self.trash_folder)
+        self.folders_view.merge_requested.connect(self.merge_folders)
         self.marked_label = QLabel()
         self.statusBar().addPermanentWidget(self.marked_label)
         self.model.marks_changed.connect(self._update_marked_count)
@@ -632,11 +640,11 @@ class MainWindow(QMainWindow):
         if self._unscanned:
             message += f" · not scanned yet: {', '.join(self._unscanned)}"
         if results.batch is not None:
-            message = results.batch.describe().splitlines()[0]
-            self._show_batch_result(results.batch.describe())
+            message = _plain_batch(results.batch.describe()).splitlines()[0]
+            self._show_batch_result(_plain_batch(results.batch.describe()))
         if results.undone is not None:
-            message = results.undone.describe().splitlines()[0]
-            self._show_batch_result(results.undone.describe(), "Undo")
+            message = _plain_batch(results.undone.describe()).splitlines()[0]
+            self._show_batch_result(_plain_batch(results.undone.describe()), "Undo")
         self.set_status(self._compare_with_saved() or message)
         self._refresh_key_chart_if_shown()
 
@@ -912,6 +920,34 @@ class MainWindow(QMainWindow):
             self.set_status("Nothing was changed.")
             return
         self._start(Task("Cleaning up", jobs.act, self.store_path(), plan, self.folders.folders(),
+                         self.scan_options(), self.search_settings()))
+
+    def merge_folders(self, a: str, b: str) -> None:
+        """The Folders view's Merge: A's files that B lacks copied into B, then A to the
+        trash, as one journaled, undoable batch (core.cleanup.folder_merge), after a
+        dialog that lists every step and lets the user pick A's version of similar files."""
+        from simgui.core.cleanup.folder_merge import plan_merge
+        from simgui.gui.similar_folders_view import MergeDialog, merge_job
+
+        index = self.folders_view.index
+        if index is None or self.tasks.busy:
+            return
+        roots = self.folders.folders()
+        plan = plan_merge(index, a, b, roots=roots)
+        if plan.refused:
+            message = _shown(plan.describe())
+            self.set_status(message)
+            QMessageBox(QMessageBox.Icon.Information, "Folders not merged", message,
+                        parent=self).exec()
+            return
+        similar = [s for s in index.diff(a, b) if s.side == "a" and s.status == "similar"]
+        dialog = MergeDialog(plan, similar, self)
+        if dialog.exec() != MergeDialog.DialogCode.Accepted:
+            self.set_status("Nothing was changed.")
+            return
+        if dialog.preferred():
+            plan = plan_merge(index, a, b, roots=roots, prefer_a=dialog.preferred())
+        self._start(Task("Merging folders", merge_job, self.store_path(), plan, roots,
                          self.scan_options(), self.search_settings()))
 
     def _show_file_in_groups(self, f: int) -> None:

@@ -3,8 +3,10 @@
 Above, the top-most folder pairs with their figures (pairs alike because their
 parents are folded under them); below, the selected pair side by side: each
 folder's files marked *same* (an identical file in the other), *similar* (with its
-similarity) or *only here* (double-click a file to see its group); Trash Folder A/B asks the window
-to send a folder's files to the trash.  The pairs come from the groups' table
+similarity) or *only here* (double-click a file to see its group); Trash Folder A/B
+asks the window to send a folder's files to the trash, Merge A into B (or B into A) to
+merge them (:mod:`simgui.core.cleanup.folder_merge`, confirmed in :class:`MergeDialog`).
+The pairs come from the groups' table
 (:mod:`simgui.core.search.similar_folders`), computed on a pool thread whenever the
 groups change and the view is shown.
 """
@@ -16,8 +18,9 @@ import os
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QLabel, QPushButton, QSpinBox, QSplitter, QTreeWidget,
-    QTreeWidgetItem, QVBoxLayout, QWidget,
+    QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem,
+    QPlainTextEdit, QPushButton, QSpinBox, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+    QWidget,
 )
 
 from simgui.core.search.groups import GroupTable
@@ -102,6 +105,8 @@ class SimilarFoldersView(QWidget):
     #: Trash A / Trash B: the folder whose files are to go (each only if an identical copy
     #: outside it stays; the window plans, confirms and runs it as a clean-up)
     trash_requested = Signal(str)
+    #: Merge A into B / B into A: (the folder merged, the folder it goes into)
+    merge_requested = Signal(str, str)
 
     def __init__(self, model=None, parent=None):
         super().__init__(parent)
@@ -154,8 +159,23 @@ class SimilarFoldersView(QWidget):
         self.trash_b.setToolTip(tip.format("B"))
         self.trash_a.clicked.connect(lambda: self._trash("a"))
         self.trash_b.clicked.connect(lambda: self._trash("b"))
-        self.side_a.layout().addWidget(self.trash_a, 0, Qt.AlignmentFlag.AlignLeft)
-        self.side_b.layout().addWidget(self.trash_b, 0, Qt.AlignmentFlag.AlignLeft)
+        merge_tip = ("Copy into folder {1} every file of {0} whose content {1} lacks (each "
+                     "verified byte for byte; a file only similar to {1}'s version is kept "
+                     "beside it unless you pick {0}'s version), then send {0}'s files to the "
+                     "trash, each compared with its copy first. Undo Last Clean-up puts it back.")
+        self.merge_a = QPushButton("Merge A into B…")
+        self.merge_b = QPushButton("Merge B into A…")
+        self.merge_a.setToolTip(merge_tip.format("A", "B"))
+        self.merge_b.setToolTip(merge_tip.format("B", "A"))
+        self.merge_a.clicked.connect(lambda: self._merge("a"))
+        self.merge_b.clicked.connect(lambda: self._merge("b"))
+        for side, trash, merge in ((self.side_a, self.trash_a, self.merge_a),
+                                   (self.side_b, self.trash_b, self.merge_b)):
+            buttons = QHBoxLayout()
+            buttons.addWidget(trash)
+            buttons.addWidget(merge)
+            buttons.addStretch(1)
+            side.layout().addLayout(buttons)
         self._enable_trash(False)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
@@ -266,8 +286,8 @@ class SimilarFoldersView(QWidget):
             self.list.setCurrentItem(self.list.topLevelItem(0))
 
     def _enable_trash(self, on: bool) -> None:
-        self.trash_a.setEnabled(on)
-        self.trash_b.setEnabled(on)
+        for button in (self.trash_a, self.trash_b, self.merge_a, self.merge_b):
+            button.setEnabled(on)
 
     def current_pair(self) -> FolderPair | None:
         item = self.list.currentItem()
@@ -277,6 +297,11 @@ class SimilarFoldersView(QWidget):
         pair = self.current_pair()
         if pair is not None:
             self.trash_requested.emit(pair.a if side == "a" else pair.b)
+
+    def _merge(self, side: str) -> None:
+        pair = self.current_pair()
+        if pair is not None:
+            self.merge_requested.emit(*((pair.a, pair.b) if side == "a" else (pair.b, pair.a)))
 
     def _pair_selected(self, item, _previous=None) -> None:
         self._enable_trash(item is not None and self.index is not None)
@@ -306,3 +331,84 @@ class SimilarFoldersView(QWidget):
                 return True
             stack.extend(item.child(i) for i in range(item.childCount()))
         return False
+
+
+# -- merging ----------------------------------------------------------------------------
+
+
+class MergeDialog(QDialog):
+    """Confirm a merge: what is copied into B and what goes to the trash, and for each
+    file of A only similar to B's version, whether A's version replaces it (checked) or
+    is kept beside it (unchecked, the default: nothing is lost either way)."""
+
+    def __init__(self, plan, similar: list[FileStatus], parent=None):
+        super().__init__(parent)
+        from simgui.core.cleanup.folder_merge import COPY, TRASH_A, TRASH_B
+
+        self.setWindowTitle("Merge folders")
+        layout = QVBoxLayout(self)
+        text = QLabel(_shown(plan.describe()))
+        text.setWordWrap(True)
+        layout.addWidget(text)
+        self.choices = QListWidget()
+        for s in similar:
+            match = _shown(os.path.relpath(s.match, plan.b))
+            item = QListWidgetItem(f"Use A's version of {_shown(s.relative)} "
+                                   f"({s.similarity:.0f} % alike to B/{match})")
+            item.setData(Qt.ItemDataRole.UserRole, s.path)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.choices.addItem(item)
+        if similar:
+            layout.addWidget(QLabel("Files only similar to B's version (unchecked: A's version "
+                                    "is kept beside B's; checked: it replaces B's, which goes "
+                                    "to the trash):"))
+            layout.addWidget(self.choices)
+            rows = min(len(similar), 6)
+            self.choices.setMaximumHeight(self.choices.sizeHintForRow(0) * rows
+                                          + 2 * self.choices.frameWidth() + 4)
+        steps = QPlainTextEdit()
+        steps.setReadOnly(True)
+        words = {COPY: "copy", TRASH_A: "trash", TRASH_B: "trash"}
+
+        def inside(path: str) -> str:  # A/..., B/...: the folders are named above
+            for side, folder in (("A", plan.a), ("B", plan.b)):
+                if path.startswith(folder.rstrip(os.sep) + os.sep):
+                    return f"{side}/{_shown(os.path.relpath(path, folder))}"
+            return _shown(path)
+
+        steps.setPlainText("\n".join(
+            f"{words[s.kind]:<6} {inside(s.path)}"
+            + (f"  →  {inside(s.target)}  ({s.why})" if s.target else "")
+            + ("  (replaced by A's version)" if s.kind == TRASH_B else "")
+            for s in plan.steps[:5000]))
+        layout.addWidget(QLabel(f"Every step, in order (A: {_shown(plan.a)}, "
+                                f"B: {_shown(plan.b)}):"))
+        layout.addWidget(steps, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.go = buttons.addButton("Merge", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(760, 520)
+
+    def preferred(self) -> list[str]:
+        """A's files whose version the user picked."""
+        return [self.choices.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(self.choices.count())
+                if self.choices.item(i).checkState() == Qt.CheckState.Checked]
+
+
+def merge_job(store_path: str, plan, folders, options, search, *, progress=None):
+    """Carry out a merge plan on the worker thread, then rescan so the view is true (as
+    :func:`simgui.gui.jobs.act` does for a clean-up)."""
+    from simgui.core.cleanup.folder_merge import execute_merge
+    from simgui.core.reading.scanner import scan
+    from simgui.core.store import Store
+    from simgui.gui import jobs
+
+    with Store(store_path) as store:
+        result = execute_merge(plan, store, progress=progress)
+        rep = scan(store, folders, options, None)
+        return jobs.Results(**jobs._analyse(store, folders, search, None), scan=rep,
+                            batch=result)

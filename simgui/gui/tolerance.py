@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSlider,
+    QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSlider,
     QVBoxLayout, QWidget,
 )
 
@@ -43,21 +43,131 @@ def format_percent(value: float) -> str:
     return f"{value:.3g} %"
 
 
+#: Page Up/Down on a tolerance: 1-2-5 round values, which hold the defaults (5 and 10 %)
+TOLERANCE_PAGES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+class ValueField(QDoubleSpinBox):
+    """A slider's value as text the user can type over (Enter or leaving the field moves
+    the slider to the nearest value it has); its arrow and page keys step the slider."""
+
+    def __init__(self, owner: "_LabelledSlider"):
+        super().__init__(owner)
+        self._owner = owner
+        self.setKeyboardTracking(False)  # a value only when typed out, not per digit
+        self.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+
+    def textFromValue(self, value: float) -> str:  # "0.5", "10", not "0.500"
+        return self.locale().toString(float(value), "g", 3)
+
+    def stepBy(self, steps: int) -> None:
+        """Up/Down: the next value up or down; Page Up/Down (10 steps to Qt): the next
+        round value, as on the slider."""
+        if abs(steps) >= 10:
+            self._owner.page_value(1 if steps > 0 else -1)
+        else:
+            self._owner.step_value(steps)
+        self.selectAll()
+
+    def stepEnabled(self):
+        flags = QAbstractSpinBox.StepEnabledFlag
+        return flags.StepUpEnabled | flags.StepDownEnabled
+
+
+class _Slider(QSlider):
+    """A horizontal slider whose Page Up/Down go to the next round value (arrow keys
+    step by one position, which each slider makes a round value)."""
+
+    def __init__(self, owner: "_LabelledSlider"):
+        super().__init__(Qt.Orientation.Horizontal, owner)
+        self._owner = owner
+
+    def keyPressEvent(self, event) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
+            self._owner.page(1 if key == Qt.Key.Key_PageUp else -1)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class _LabelledSlider(QWidget):
-    """A horizontal slider with its value written to its right."""
+    """A horizontal slider with its value in a field to its right that takes a typed
+    value.  A subclass maps values to positions (``position_of``, ``value``) and names
+    the round values Page Up/Down land on (``page_values``, the defaults among them)."""
 
     value_changed = Signal(float)
+    #: +1: the value grows to the right; -1: it falls (the slider still moves right
+    #: towards more pairs)
+    rising = 1
 
     def __init__(self, widest: str, parent=None):
         super().__init__(parent)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.label = QLabel()
-        self.label.setMinimumWidth(self.label.fontMetrics().horizontalAdvance(widest) + 6)
-        self.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.slider = _Slider(self)
+        self.field = ValueField(self)
+        self.label = self.field  # its text() is the value as shown: "≥ 50 %"
+        self.field.setMinimumWidth(self.field.fontMetrics().horizontalAdvance(widest) + 14)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.slider, 1)
-        layout.addWidget(self.label)
+        layout.addWidget(self.field)
+        self.field.valueChanged.connect(self._typed)
+        self.slider.valueChanged.connect(self._moved)
+
+    # what a subclass says
+    def value(self) -> float:
+        raise NotImplementedError
+
+    def position_of(self, value: float) -> int:
+        raise NotImplementedError
+
+    def page_values(self) -> list[float]:
+        raise NotImplementedError
+
+    def affixes(self, value: float) -> tuple[str, str]:
+        """The field's prefix and suffix for ``value``."""
+        return "", " %"
+
+    # shared
+    def set_value(self, value: float) -> None:
+        self.slider.setValue(self.position_of(value))
+
+    def page(self, direction: int) -> None:
+        """The next round value's position to the right (+1) or left (-1), else the end."""
+        here = self.slider.value()
+        stops = sorted({min(max(self.position_of(v), self.slider.minimum()),
+                            self.slider.maximum()) for v in self.page_values()})
+        if direction > 0:
+            to = next((p for p in stops if p > here), self.slider.maximum())
+        else:
+            to = max((p for p in stops if p < here), default=self.slider.minimum())
+        self.slider.setValue(to)
+
+    def page_value(self, direction: int) -> None:
+        """Page Up/Down in the field: towards larger (+1) or smaller values."""
+        self.page(direction * self.rising)
+
+    def step_value(self, steps: int) -> None:
+        self.slider.setValue(self.slider.value() + steps * self.rising)
+
+    def _typed(self, value: float) -> None:
+        self.set_value(value)
+        self._show()  # a typed 0.512 reads 0.51, the value the slider has
+
+    def _show(self) -> None:
+        v = self.value()
+        prefix, suffix = self.affixes(v)
+        self.field.blockSignals(True)
+        self.field.setPrefix(prefix)
+        self.field.setSuffix(suffix)
+        self.field.setValue(v)
+        self.field.blockSignals(False)
+
+    def _moved(self, _position: int) -> None:
+        self._show()
+        self.value_changed.emit(self.value())
 
 
 class LogSlider(_LabelledSlider):
@@ -67,64 +177,79 @@ class LogSlider(_LabelledSlider):
         super().__init__("0.015 %", parent)
         self.slider.setRange(0, len(TOLERANCE_STEPS) - 1)
         self.slider.setPageStep(10)
-        self.slider.valueChanged.connect(self._moved)
+        self.field.setDecimals(3)
+        self.field.setRange(float(TOLERANCE_STEPS[0]), float(TOLERANCE_STEPS[-1]))
         self._moved(self.slider.value())
 
     def value(self) -> float:
         return float(TOLERANCE_STEPS[self.slider.value()])
 
-    def set_value(self, value: float) -> None:
-        self.slider.setValue(nearest_step(value))
+    def position_of(self, value: float) -> int:
+        return nearest_step(value)
+
+    def page_values(self) -> list[float]:
+        return list(TOLERANCE_PAGES)
 
     def set_maximum(self, value: float) -> None:
         """Limit the slider to steps up to ``value`` (moving it down if it is above)."""
         self.slider.setMaximum(nearest_step(value))
-
-    def _moved(self, position: int) -> None:
-        value = float(TOLERANCE_STEPS[position])
-        self.label.setText(format_percent(value))
-        self.value_changed.emit(value)
+        self.field.setMaximum(float(TOLERANCE_STEPS[self.slider.maximum()]))
 
 
 class ThresholdSlider(_LabelledSlider):
-    """A fingerprint method's threshold: whole bits for simhash, resemblance for MinHash."""
+    """A fingerprint method's threshold: whole bits for simhash and pictures (right: more
+    bits may differ), resemblance for MinHash (right: a higher resemblance), so the
+    slider moves the way its label reads."""
 
     def __init__(self, parent=None):
         super().__init__("≥ 100 %", parent)
         self.method = "simhash"
-        self.slider.valueChanged.connect(self._moved)
+        self.field.setDecimals(0)
         self.set_method("simhash")
 
     def set_method(self, method: str) -> None:
-        """simhash: 0 .. 8 bits; minhash: resemblance 100 % down to the floor (right: more
-        different, like the tolerance sliders)."""
+        """simhash: 0 .. 8 bits; pictures: 0 .. 12 bits; minhash: resemblance from the
+        floor up to 100 %."""
         self.method = method
         self.slider.blockSignals(True)
         if method == "simhash" or method in methods.PICTURE_METHODS:
-            self.slider.setRange(0, int(methods.CEILING_THRESHOLD[method]))
+            top = int(methods.CEILING_THRESHOLD[method])
+            self.slider.setRange(0, top)
             self.slider.setPageStep(1)
+            self.field.setRange(0, top)
         else:
             self.slider.setRange(0, round(100 - methods.MINHASH_FLOOR * 100))
             self.slider.setPageStep(5)
+            self.field.setRange(methods.MINHASH_FLOOR * 100, 100)
         self.slider.blockSignals(False)
         self._moved(self.slider.value())
 
-    def value(self) -> float:
-        """Bits (simhash) or resemblance in percent (minhash)."""
-        v = self.slider.value()
-        return float(v) if self.method != "minhash" else 100.0 - v
+    def _bits(self) -> bool:
+        return self.method != "minhash"
 
-    def set_value(self, value: float) -> None:
-        self.slider.setValue(round(value) if self.method != "minhash" else round(100 - value))
+    def value(self) -> float:
+        """Bits (simhash, pictures) or resemblance in percent (minhash)."""
+        v = self.slider.value()
+        return float(v) if self._bits() else methods.MINHASH_FLOOR * 100 + v
+
+    def position_of(self, value: float) -> int:
+        return round(value) if self._bits() else round(value - methods.MINHASH_FLOOR * 100)
+
+    def page_values(self) -> list[float]:
+        default = methods.DEFAULT_THRESHOLD[self.method]
+        if self._bits():  # every other bit, and the default
+            return sorted({*range(0, int(methods.CEILING_THRESHOLD[self.method]) + 1, 2),
+                           default})
+        return sorted({*range(40, 101, 5), default})
+
+    def affixes(self, value: float) -> tuple[str, str]:
+        if self._bits():
+            return "≤ ", " bit" if value == 1 else " bits"
+        return "≥ ", " %"
 
     def difference(self) -> float:
         """The threshold as the method's difference in percent (what the analysis takes)."""
         return methods.threshold_difference(self.method, self.value())
-
-    def _moved(self, _position: int) -> None:
-        v = self.value()
-        self.label.setText(methods.threshold_text(self.method, v))
-        self.value_changed.emit(v)
 
 
 class ContentSlider(_LabelledSlider):
@@ -133,24 +258,29 @@ class ContentSlider(_LabelledSlider):
     tolerance sliders."""
 
     LOWEST, HIGHEST = 10, 99
+    rising = -1
 
     def __init__(self, parent=None):
         super().__init__("≥ 100 %", parent)
         self.slider.setRange(0, self.HIGHEST - self.LOWEST)
         self.slider.setPageStep(5)
-        self.slider.valueChanged.connect(self._moved)
+        self.field.setDecimals(0)
+        self.field.setRange(self.LOWEST, self.HIGHEST)
         self.set_value(DEFAULT_MIN_CONTENT)
+        self._show()
 
     def value(self) -> float:
         return float(self.HIGHEST - self.slider.value())
 
-    def set_value(self, value: float) -> None:
-        self.slider.setValue(self.HIGHEST - min(max(round(value), self.LOWEST), self.HIGHEST))
+    def position_of(self, value: float) -> int:
+        return self.HIGHEST - min(max(round(value), self.LOWEST), self.HIGHEST)
 
-    def _moved(self, _position: int) -> None:
-        v = self.value()
-        self.label.setText(f"≥ {v:g} %")
-        self.value_changed.emit(v)
+    def page_values(self) -> list[float]:  # every 10 %, the default 50 among them
+        return sorted({*range(self.LOWEST, self.HIGHEST, 10), self.HIGHEST,
+                       DEFAULT_MIN_CONTENT})
+
+    def affixes(self, value: float) -> tuple[str, str]:
+        return "≥ ", " %"
 
 
 class TolerancePanel(QGroupBox):
@@ -207,6 +337,11 @@ class TolerancePanel(QGroupBox):
         self.counts = QLabel("—")
         self.counts.setTextFormat(Qt.TextFormat.RichText)
         self.counts.setWordWrap(True)
+        self.counts.setToolTip(
+            "Candidates: pairs whose keys are within the key tolerance (the paper's \"key "
+            "hits\").<br>Similar pairs: candidates whose sum tables are within the sum-table "
+            "tolerance (the paper's \"sum-table hits\"), then confirmed by their content "
+            "when that is on.")
 
         form = self.form = QFormLayout()
         form.addRow("Method", self.method)
@@ -358,9 +493,9 @@ class TolerancePanel(QGroupBox):
         self.counts.setText(
             f"<b>{counts.groups:,}</b> groups<br>"
             f"{counts.similar:,} similar pairs"
-            + (f", confirmed of {counts.sum_hits:,} sum-table hits<br>" if checked
-               else " (sum-table hits)<br>")
-            + f"{counts.key_hits:,} key hits of {counts.all_pairs:,} pairs")
+            + (f", confirmed of {counts.sum_hits:,} before the content check<br>" if checked
+               else " (not confirmed by content)<br>")
+            + f"{counts.key_hits:,} candidates of {counts.all_pairs:,} pairs")
 
     def _tolerances_moved(self, _value: float) -> None:
         if self.method_name() != "paper":

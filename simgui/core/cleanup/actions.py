@@ -459,6 +459,48 @@ def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
                    target.path, undo_record("move", target.path, target.lstat()))
 
 
+def copy_verified(src: Spot | str, ident: Identity, dst: Spot | str,
+                  temp: Spot | str) -> Outcome:
+    """Copy a verified file to ``dst``, leaving the source as it is (a merge of folders).
+
+    The copy is written to ``temp`` (a name beside ``dst``), fsynced, compared byte for
+    byte with the source, and only then given the name ``dst``, never replacing a file
+    (Skip when taken).  Any failure, a full disk included, removes the partial copy: no
+    half-written file is left.  Its undo record (kind "copy") lets undo remove it."""
+    src, dst, temp = Spot.of(src), Spot.of(dst), Spot.of(temp)
+    if _lstat_or_none(dst) is not None:
+        raise Skip(f"{dst.path} is taken by another file")
+    with _open_checked(src, ident) as f_in:
+        st = os.fstat(f_in.fileno())
+        try:
+            fd = os.open(temp.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600,
+                         dir_fd=temp.fd)
+        except OSError as exc:
+            raise _link_error(exc, src, temp) from None
+        try:
+            with os.fdopen(fd, "wb", buffering=0) as f_out:
+                copy_data(f_in, f_out)
+                os.fchmod(f_out.fileno(), stat.S_IMODE(st.st_mode))
+                os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
+                os.fsync(f_out.fileno())
+                copy = Identity.of_stat(os.fstat(f_out.fileno()))
+            with _open_read(temp) as check:
+                if not same_content(f_in, check):
+                    raise OSError(errno.EIO, "the copy differs from the original", temp.path)
+            if not ident.matches(os.fstat(f_in.fileno())):
+                raise Skip(f"{src.path} changed while being copied")
+            try:
+                place(temp, dst, copy)
+            except FileExistsError:
+                raise Skip(f"{dst.path} is taken by another file") from None
+        except BaseException:
+            _remove_quietly(temp)
+            raise
+    _fsync_dir(dst)
+    made = dst.lstat()
+    return Outcome("done", f"copied to {dst.path}", dst.path, undo_record("copy", dst.path, made))
+
+
 def _intact(spot: Spot | str, ident: Identity) -> bool:
     st = _lstat_or_none(spot)
     return st is not None and stat.S_ISREG(st.st_mode) and ident.matches(st)

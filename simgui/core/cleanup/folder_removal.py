@@ -1,4 +1,4 @@
-"""Trash a whole folder whose every file has an identical copy outside it.
+"""Trash (or move) a whole folder whose every file has an identical copy outside it.
 
 A folder removal is a :class:`~simgui.core.cleanup.plan.Plan` of per-file trash
 actions, each justified by an identical file *outside* the folder (kept), so the
@@ -24,14 +24,23 @@ from simgui.core.search.similar_folders import FolderIndex
 _NAMED = 5
 
 
-def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]) -> Plan:
+def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str],
+                        move_to: str | None = None) -> Plan:
     """Trash every scanned file of ``folder`` (its whole subtree), each kept as an
     identical copy outside it; refused (no operation) if one has none.
 
-    ``roots``: the scanned folders the batch walks from (never through a link)."""
+    ``roots``: the scanned folders the batch walks from (never through a link).
+    ``move_to``: move the files to ``move_to/<folder's name>/...`` instead (the same
+    proofs; undo moves them back)."""
     folder = os.path.abspath(folder)
     roots = sorted((os.path.abspath(r) for r in roots), key=len, reverse=True)
-    plan = Plan(Action.TRASH, [], [], {}, identical_only=True, roots=roots)
+    action = Action.TRASH if move_to is None else Action.MOVE
+    target_dir = None if move_to is None else os.path.abspath(move_to)
+    plan = Plan(action, [], [], {}, identical_only=True, roots=roots, target_dir=target_dir)
+    if target_dir is not None and (target_dir == folder
+                                   or target_dir.startswith(folder.rstrip(os.sep) + os.sep)):
+        plan.refused.append(Refusal(0, f"the target {target_dir} is inside {folder}"))
+        return plan
     try:
         f = index.folder_id(folder)
     except KeyError:
@@ -65,7 +74,9 @@ def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]
             return plan
         group_id = int(table.group_of_row[row]) + 1
         kept_member = table.member(kept_row)
-        plan.operations.append(Operation(Action.TRASH, group_id, table.member(row), kept_member,
-                                         by_identity=True))
+        target = None if target_dir is None else os.path.join(
+            target_dir, os.path.basename(folder), os.path.relpath(paths[i], folder))
+        plan.operations.append(Operation(action, group_id, table.member(row), kept_member,
+                                         by_identity=True, target=target))
         plan.kept.setdefault(group_id, kept_member)
     return plan

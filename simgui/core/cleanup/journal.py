@@ -288,9 +288,12 @@ def settle(store: Store, batch_id: int) -> list[Entry]:
             context.claimed.setdefault(outcome.target, row[0])
         if undo_of is not None and outcome.state == "done":
             # a restore that happened: its entry in the undone batch is undone
+            # (a merge names A's file twice: its copy, undone by an uncopy, and its trash)
+            kinds = ("copy",) if row[1] == "uncopy" else ("move", "trash", "delete")
             original = db.execute("SELECT id FROM journal WHERE batch_id = ? AND path = ? "
-                                  "AND state = 'done' AND undone_by IS NULL",
-                                  (undo_of, row[11])).fetchone()
+                                  "AND state = 'done' AND undone_by IS NULL AND action IN "
+                                  "(?, ?, ?)", (undo_of, row[11], *kinds,
+                                                *[None] * (3 - len(kinds)))).fetchone()
             if original:
                 outcome = dataclasses.replace(outcome, undoes=original[0])
         recorder.add(row[0], outcome)
@@ -385,8 +388,34 @@ def _settle(row, context: _BatchContext):
         at, info = found
         return Outcome("done", f"sent to the trash: {at} (found by recovery)", at,
                        actions.undo_record("trash", at, os.lstat(at), info=info))
+    if action == "copy":
+        return _settle_copy(seq, st, ident, intact, content_hash, target, temp, context)
+    if action == "uncopy":  # undo of a merge's copy: path is the copy
+        if st is None:
+            return Outcome("done", f"the copy {path} is gone (found by recovery)")
+        return _untouched(st, intact, _UNTOUCHED)
     return _settle_move(seq, action, path, st, ident, intact, content_hash, target,
                         temp, context)
+
+
+def _settle_copy(seq, st, ident, intact, content_hash, target, temp, context: _BatchContext):
+    """A merge's copy (the source stays): done when the file at the target is provably
+    this row's copy; a partial copy under the temporary name is removed.  The source
+    is never touched."""
+    there = _lstat(target)
+    if (there is not None and there.st_size == ident.size
+            and there.st_mtime_ns == ident.mtime_ns and content_hash is not None
+            and context.made_by_us(there, seq, target) and _hash(target) == content_hash):
+        _drop_temp_beside(temp, there)
+        return Outcome("done", f"copied to {target} (found by recovery)", target,
+                       actions.undo_record("copy", target, there))
+    left = _lstat(temp)
+    if left is not None and left.st_ctime_ns >= context.started_ns:
+        os.unlink(temp)  # a partial copy: ours (the name holds the batch and the row)
+    if st is None:
+        return Outcome("unknown", "gone from its place, and its copy was not found at "
+                                  f"{target}")
+    return _untouched(st, intact, _UNTOUCHED)
 
 
 def _settle_move(seq, action, path, st, ident, intact, content_hash, target, temp,

@@ -48,6 +48,10 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
         (batch_id,))]
     if not todo:
         raise UndoError(f"batch {batch_id} has nothing left to undo")
+    if row[0] == "merge":
+        # last done, first undone: A back from the trash before its copies in B go, and
+        # a copy gone before the version of B it replaced comes back
+        todo.reverse()
 
     def rows(undo_id: int) -> list[PlannedRow]:
         out = []
@@ -55,7 +59,8 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
             at = u["at"] if u else target or original
             ident = (u["size"], u["mtime_ns"], u["device"], u["inode"]) if u else (0, 0, 0, 0)
             out.append(PlannedRow(
-                seq=seq, action="restore", path=at, identity=ident,
+                seq=seq, action="uncopy" if u and u["kind"] == "copy" else "restore",
+                path=at, identity=ident,
                 content_hash=content_hash, target=original,
                 temp=os.path.join(os.path.dirname(original), _temp(undo_id, seq))))
         return out
@@ -92,6 +97,8 @@ def _restore_step(entry_id: int, action: str, original: str, u: dict | None, tem
                 action, "the trash did not say where it went")
             raise actions.Skip(f"cannot be undone: {why}")
         ident = actions.Identity(u["size"], u["mtime_ns"], u["device"], u["inode"])
+        if u["kind"] == "copy":
+            return _remove_copy(entry_id, original, u, ident, folders)
         if u["kind"] == "trash":  # the trash is opened as it is named, like a move target
             folders.name(os.path.dirname(u["at"]))
         at = folders.at(u["at"])
@@ -106,3 +113,18 @@ def _restore_step(entry_id: int, action: str, original: str, u: dict | None, tem
                 pass
         return actions.Outcome("done", f"restored from {u['at']}", original, None, entry_id)
     return do
+
+
+def _remove_copy(entry_id: int, original: str, u: dict, ident, folders: OpenedFolders):
+    """Undo a merge's copy: remove it only if it is unchanged since it was made and the
+    file it was copied from is back at ``original`` with the same bytes (else both stay)."""
+    at = folders.at(u["at"])
+    actions.verify(at, ident, what="the copy ")
+    source = folders.at(original)
+    try:
+        st = source.lstat()
+    except FileNotFoundError:
+        raise actions.Skip(f"{original} is not back, so its copy {u['at']} stays") from None
+    actions.compare(source, actions.Identity.of_stat(st), at, ident)
+    actions.remove(at)
+    return actions.Outcome("done", f"removed its copy {u['at']}", None, None, entry_id)
