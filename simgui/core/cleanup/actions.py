@@ -406,10 +406,11 @@ def _candidates(spot: Spot):
         yield spot.beside(os.path.basename(path))
 
 
-def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
-                 free_name: bool) -> Outcome:
-    """Copy to a temporary name beside the target, fsync, compare the bytes, name it
-    without overwriting, and only then remove the source; roll back on any failure."""
+def _copy_to_free_name(src: Spot, ident: Identity, temp: Spot, names) -> Spot:
+    """Copy ``src`` (still ``ident``) to ``temp``, fsync, compare the bytes, then give it
+    the first of ``names`` that is free, never overwriting; returns that name.  Any
+    failure (a full disk, a changed source, every name taken) removes the temporary
+    copy: no half-written file is left."""
     with _open_checked(src, ident) as f_in:
         st = os.fstat(f_in.fileno())
         try:
@@ -429,8 +430,9 @@ def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
                     raise OSError(errno.EIO, "the copy differs from the original", temp.path)
             if not ident.matches(os.fstat(f_in.fileno())):
                 raise Skip(f"{src.path} changed while being copied")
-            target = None
-            for name in _candidates(dst) if free_name else [dst]:
+            target = first = None
+            for name in names:
+                first = first or name
                 try:
                     place(temp, name, copy)
                 except FileExistsError:
@@ -438,11 +440,19 @@ def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
                 target = name
                 break
             if target is None:
-                raise Skip(f"{dst.path} is taken by another file")
+                raise Skip(f"{first.path if first else temp.path} is taken by another file")
         except BaseException:
             _remove_quietly(temp)
             raise
     _fsync_dir(target)
+    return target
+
+
+def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
+                 free_name: bool) -> Outcome:
+    """Copy to a temporary name beside the target, fsync, compare the bytes, name it
+    without overwriting, and only then remove the source; roll back on any failure."""
+    target = _copy_to_free_name(src, ident, temp, _candidates(dst) if free_name else [dst])
     try:
         with _sigint_deferred():
             verify(src, ident)  # not changed since the copy: the copy is the whole file
@@ -470,35 +480,9 @@ def copy_verified(src: Spot | str, ident: Identity, dst: Spot | str,
     src, dst, temp = Spot.of(src), Spot.of(dst), Spot.of(temp)
     if _lstat_or_none(dst) is not None:
         raise Skip(f"{dst.path} is taken by another file")
-    with _open_checked(src, ident) as f_in:
-        st = os.fstat(f_in.fileno())
-        try:
-            fd = os.open(temp.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600,
-                         dir_fd=temp.fd)
-        except OSError as exc:
-            raise _link_error(exc, src, temp) from None
-        try:
-            with os.fdopen(fd, "wb", buffering=0) as f_out:
-                copy_data(f_in, f_out)
-                os.fchmod(f_out.fileno(), stat.S_IMODE(st.st_mode))
-                os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
-                os.fsync(f_out.fileno())
-                copy = Identity.of_stat(os.fstat(f_out.fileno()))
-            with _open_read(temp) as check:
-                if not same_content(f_in, check):
-                    raise OSError(errno.EIO, "the copy differs from the original", temp.path)
-            if not ident.matches(os.fstat(f_in.fileno())):
-                raise Skip(f"{src.path} changed while being copied")
-            try:
-                place(temp, dst, copy)
-            except FileExistsError:
-                raise Skip(f"{dst.path} is taken by another file") from None
-        except BaseException:
-            _remove_quietly(temp)
-            raise
-    _fsync_dir(dst)
-    made = dst.lstat()
-    return Outcome("done", f"copied to {dst.path}", dst.path, undo_record("copy", dst.path, made))
+    _copy_to_free_name(src, ident, temp, [dst])
+    return Outcome("done", f"copied to {dst.path}", dst.path,
+                   undo_record("copy", dst.path, dst.lstat()))
 
 
 def _intact(spot: Spot | str, ident: Identity) -> bool:
