@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QPushButton, QStackedWidget,
@@ -28,24 +28,37 @@ _NAME_CHARS, _FOLDER_CHARS = 18, 14
 class FilterEdit(QLineEdit):
     """The filter box.  The window's own shortcuts (Ctrl+E export, Ctrl+M mark...) work
     while it has focus: on X11 a line edit takes Ctrl+E (end of line) and others for
-    itself, and the window's action would never fire."""
+    itself, so a key press it took that is one of the window's actions triggers that
+    action instead.  Only key presses come to Python here: an ``event()`` override ran
+    Python for every event of the box, and a test run hung inside one while a scan
+    thread ran."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._passed: set[str] = set()
+        self._actions: dict[str, QAction] = {}
 
-    def pass_shortcuts(self, sequences) -> None:
-        """Let these key sequences reach the window's actions."""
-        self._passed = {QKeySequence(k).toString() for k in sequences if not QKeySequence(
-            k).isEmpty()}
+    def pass_actions(self, actions) -> None:
+        """Let the shortcuts of these actions reach them while the box has focus."""
+        self._actions = {k.toString(): a for a in actions for k in a.shortcuts()
+                         if not k.isEmpty()}
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and self._passed:
-            pressed = QKeySequence(event.keyCombination()).toString()
-            if pressed in self._passed:
-                event.ignore()  # not for the line edit: the shortcut map triggers the action
-                return True
-        return super().event(event)
+    def keyPressEvent(self, event) -> None:
+        action = self._actions.get(QKeySequence(event.keyCombination()).toString())
+        if action is None:
+            super().keyPressEvent(event)
+        elif action.isEnabled():
+            action.trigger()
+
+
+class _Tree(QTreeView):
+    """The groups tree; says when it was resized, so the columns can be fitted (an event
+    filter on its viewport would run Python for every paint)."""
+
+    resized = Signal()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.resized.emit()
 
 
 class GroupsView(QWidget):
@@ -60,7 +73,7 @@ class GroupsView(QWidget):
         self.filter = FilterEdit()
         self.filter.setPlaceholderText("Filter by path…  (Ctrl+F)")
         self.filter.setClearButtonEnabled(True)
-        self.tree = QTreeView()
+        self.tree = _Tree()
         self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)  # what keeps 100,000 rows smooth
         self.tree.setSortingEnabled(True)
@@ -101,7 +114,7 @@ class GroupsView(QWidget):
         self._user_sized = False
         self._fitting = False
         header.sectionResized.connect(self._section_resized)
-        self.tree.viewport().installEventFilter(self)
+        self.tree.resized.connect(self.fit_columns)
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
@@ -184,11 +197,6 @@ class GroupsView(QWidget):
                             "then press <b>Scan</b>.</p>")
 
     # -- columns ------------------------------------------------------------------------
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
-            self.fit_columns()
-        return super().eventFilter(watched, event)
 
     def _section_resized(self, _column: int, _old: int, _new: int) -> None:
         if not self._fitting:

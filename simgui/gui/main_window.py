@@ -299,11 +299,10 @@ class MainWindow(QMainWindow):
             "Tick every file that has an identical copy in its group, except the copy kept")
         self.mark_identical_action.setToolTip(self.mark_identical_action.statusTip())
         # the window's shortcuts work while the filter box has focus
-        self.groups.filter.pass_shortcuts([
-            x.shortcut() for x in (self.export_action, self.mark_action,
-                                   self.mark_identical_action, self.clear_marks_action,
-                                   self.save_session_action, self.open_session_action,
-                                   self.guide_action, self.scan_action)])
+        self.groups.filter.pass_actions([
+            self.export_action, self.mark_action, self.mark_identical_action,
+            self.clear_marks_action, self.save_session_action, self.open_session_action,
+            self.guide_action, self.scan_action])
 
     # -- settings ------------------------------------------------------------------------
 
