@@ -30,3 +30,11 @@ def window(qtbot, tmp_path):
     w.resize(1200, 800)
     w.show()
     return w
+
+
+def pytest_collection_modifyitems(config, items):
+    """The cluster's tests last: they run Dask in this process, and Dask leaves threads
+    and process-wide hooks behind (a garbage-collection callback that logs) that the
+    window's tests should not share. Two CI runs hung in a window test that followed
+    them, each with the main thread in a Qt override and a worker thread in Python."""
+    items.sort(key=lambda item: item.nodeid.startswith("tests/test_cluster.py"))

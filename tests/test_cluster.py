@@ -84,6 +84,21 @@ def make_tree(root, seed: int = 7, families: int = 45) -> None:
     (root / "share2" / "caf\u00e9-copy.txt").write_bytes(source)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _leave_no_dask_behind():
+    """In-process Dask workers hook a garbage-collection callback into this process (it
+    logs from inside collections); the window's tests that follow in the same process
+    must not run with it, whatever a worker's close left behind."""
+    import gc
+
+    before = list(gc.callbacks)
+    yield
+    with contextlib.suppress(ImportError):
+        from distributed.gc import disable_gc_diagnosis
+        disable_gc_diagnosis(force=True)
+    gc.callbacks[:] = before
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """Two in-process workers behind a scheduler on a TCP port (as a real one is)."""
