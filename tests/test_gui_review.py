@@ -572,3 +572,10 @@ def test_folder_states_make_subfolders_references_or_excluded(qtbot, window, tmp
     s = window.current_settings()
     window._apply_settings(s)
     assert window.folders.references() == [str(root / "backup")]
+
+
+def test_both_views_write_a_similarity_alike_and_a_dash_where_it_is_unknown():
+    from simgui.gui.groups_model import similarity_text
+
+    assert [similarity_text(v) for v in (100.0, 97.125, float("nan"))] == [
+        "100 %", "97.12 %", "—"]

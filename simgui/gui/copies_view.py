@@ -5,14 +5,13 @@ model's table and shares its marks, so ticking here ticks there."""
 from __future__ import annotations
 
 import os
-from datetime import datetime
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from simgui.core.units import format_bytes
-from simgui.gui.groups_model import GroupsModel
+from simgui.gui.groups_model import GroupsModel, modified_text, similarity_text
 
 COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Identical", "Kept file")
 NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, IDENTICAL, KEPT = range(len(COLUMNS))
@@ -136,11 +135,9 @@ class CopiesModel(QAbstractTableModel):
         if column == SIZE:
             return format_bytes(int(t.files.sizes[f]))
         if column == MODIFIED:
-            return datetime.fromtimestamp(int(t.files.mtimes_ns[f]) / 1e9).strftime(
-                "%Y-%m-%d %H:%M")
+            return modified_text(int(t.files.mtimes_ns[f]))
         if column == SIMILARITY:
-            s = float(t.similarity[row])
-            return "100 %" if s >= 100 else f"{s:.2f} %"
+            return similarity_text(float(t.similarity[row]))
         if column == IDENTICAL:
             return "identical" if t.identical[row] else "similar"
         if column == KEPT:

@@ -32,6 +32,16 @@ FILE_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+
+def similarity_text(value: float) -> str:
+    """A file's similarity as the views show it: 100 % for a copy, a dash where it is
+    unknown (NaN: a file without fingerprints)."""
+    return "100 %" if value >= 100 else "—" if math.isnan(value) else f"{value:.2f} %"
+
+
+def modified_text(mtime_ns: int) -> str:
+    return datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M")
+
 class GroupsModel(QAbstractItemModel):
     marks_changed = Signal()
 
@@ -540,11 +550,9 @@ class GroupsModel(QAbstractItemModel):
         if column == SIZE:
             return format_bytes(int(t.files.sizes[f]))
         if column == MODIFIED:
-            return datetime.fromtimestamp(int(t.files.mtimes_ns[f]) / 1e9).strftime(
-                "%Y-%m-%d %H:%M")
+            return modified_text(int(t.files.mtimes_ns[f]))
         if column == SIMILARITY:
-            s = float(t.similarity[row])  # NaN: a file without fingerprints
-            return "100 %" if s >= 100 else "—" if math.isnan(s) else f"{s:.2f} %"
+            return similarity_text(float(t.similarity[row]))
         if column == KEY:
             return "" if reference else f"{float(t.key_distance[row]):,.1f}"
         if column == SUM:
