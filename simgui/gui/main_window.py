@@ -1016,15 +1016,20 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Open results", f"{_shown(path)} cannot be opened as "
                                 f"simgui results: {exc}")
             return
+        self._take_session(s)
+        self.model.set_chosen_references(references)
+        self._saved_groups = saved
+        self._reanalyse()
+        self.set_status(f"Opening results {os.path.basename(path)}…")
+
+    def _take_session(self, s: Settings) -> None:
+        """An opened session's (or results file's) settings and marks in place of the
+        current ones, its window geometry left as it is; the caller then analyses."""
         s.window = {}
         self.settings = s
         self._forget_results()
         self._apply_settings(s)
         self.model.set_marked(s.marked)
-        self.model.set_chosen_references(references)
-        self._saved_groups = saved
-        self._reanalyse()
-        self.set_status(f"Opening results {os.path.basename(path)}…")
 
     def _compare_with_saved(self) -> str:
         """How the results shown differ from the ones opened (then forgotten)."""
@@ -1222,11 +1227,7 @@ class MainWindow(QMainWindow):
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, "Open session", f"{path} is not a simgui session: {exc}")
             return
-        s.window = {}
-        self.settings = s
-        self._forget_results()
-        self._apply_settings(s)
-        self.model.set_marked(s.marked)
+        self._take_session(s)
         self._reanalyse()
         self.set_status(f"Opened session {os.path.basename(path)}")
 
