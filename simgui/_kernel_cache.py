@@ -97,3 +97,33 @@ def set_up() -> None:
     config = sys.modules.get("numba.core.config")
     if config is not None:  # numba came first: it reads its setting at each kernel
         config.CACHE_DIR = folder
+
+
+def compiled_before(module: str) -> bool:
+    """Whether numba has compiled the kernels of ``module`` (a path under simgui/core,
+    e.g. "reading/sumtable.py") on this machine before, for this Python: an index of
+    them is beside their source, in the folder ``NUMBA_CACHE_DIR`` names, or in numba's
+    per-user cache.  False: the command about to use them compiles them first, which
+    takes a minute or so (say so rather than sit silent)."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "core", module)
+    stem = os.path.splitext(os.path.basename(source))[0] + "."
+    end = f".py{sys.version_info[0]}{sys.version_info[1]}.nbi"  # "sumtable.<kernel>-12.py311.nbi"
+
+    def has_index(folder: str, recursive: bool) -> bool:
+        try:
+            for entry in os.scandir(folder):
+                if entry.name.startswith(stem) and entry.name.endswith(end):
+                    return True
+                if recursive and entry.is_dir(follow_symlinks=False) and has_index(
+                        entry.path, True):
+                    return True
+        except OSError:
+            pass
+        return False
+
+    if has_index(os.path.join(os.path.dirname(source), "__pycache__"), False):
+        return True
+    numba_cache = os.path.join(os.getenv("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                               "numba")
+    return any(has_index(folder, True) for folder in (os.environ.get(ENV), numba_cache)
+               if folder and os.path.isdir(folder))

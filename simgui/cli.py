@@ -17,12 +17,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-import numpy as np
-
 from simgui import __version__
-from simgui.core.search import keys as keys_module
-from simgui.core.progress import Cancelled
-from simgui.core.reading.scanner import ScanOptions, read_file, scan
 from simgui.cli_common import (
     _MAX_SIZE_FACTOR, _MAX_WORKERS, EXIT_CANCELLED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE,
     CommandError, _batch_id, _carry_out, _exclude, _files, _write_pairs, _open_store, _override, _Parser, _path,
@@ -32,27 +27,33 @@ from simgui.cli_common import (
 from simgui.cli_common import (  # tables for a terminal
     _output_format, _print_groups_table, _print_plan_files,
 )
+from simgui.core.progress import Cancelled
 from simgui.core.search.export import json_ready, percent_or_none
-from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
-from simgui.core.cleanup import Action, KeepRule, journal, plan_removal, undo
-from simgui.core.folders import under
-from simgui.core.search import methods
-from simgui.core.memory import keep_freed_memory
-from simgui.core.search.analysis import find_groups
-from simgui.core.search.ignoring import groups_without_ignored
-from simgui.core.store import ignored
-from simgui.core.search.keys import SCHEMES
-from simgui.core.search.simfind import (
+from simgui.core.search.tolerances import (
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_CONTENT, DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR,
-    DEFAULT_SUM_TOLERANCE, Tolerances, identity_and_similarity, similar_to,
+    DEFAULT_SUM_TOLERANCE, METHODS, MINHASH_DEFAULT, MINHASH_FLOOR, PICTURE_METHODS,
+    SCHEME_NAMES, SIMHASH_DEFAULT_BITS, SIMHASH_MAX_BITS, Tolerances,
 )
+from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
+from simgui.core.folders import under
+from simgui.core.memory import keep_freed_memory
+from simgui.core.store import ignored
 from simgui.core.units import format_bytes, format_duration, format_rate
+
+#: The clean-up's KeepRule values, for the parser (the clean-up itself loads with the
+#: commands that act: tests/test_startup.py checks the two agree)
+KEEP_RULES = ("oldest", "newest", "largest", "shortest-path")
+
+# numpy, numba and the kernels are imported in the commands that search or read (each
+# imports what it uses): 'simgui --version', '--help', 'stats', 'journal' and 'undo'
+# start without them, in a few dozen milliseconds (issue 25)
 
 
 def build_parser() -> argparse.ArgumentParser:
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", metavar="DB", type=_path,
-                    help=f"store file (default: ${ENV_DB}, else {default_db_path()})")
+                    help=f"store file (default: ${ENV_DB}, else simgui.sqlite3 in your data "
+                         "folder; 'simgui stats' says which)")
 
     parser = _Parser(
         prog="simgui",
@@ -96,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--sum-tolerance", type=_percent, default=DEFAULT_SUM_TOLERANCE,
                         metavar="PCT", help="how far sum tables may differ, in percent of the "
                         f"mean size (default {DEFAULT_SUM_TOLERANCE})")
-    search.add_argument("--scheme", choices=sorted(SCHEMES), default="skew",
+    search.add_argument("--scheme", choices=SCHEME_NAMES, default="skew",
                         help="key scheme (default skew, the paper's standard)")
     search.add_argument("--no-extensions", action="store_true",
                         help="compare files whatever their extension (by default only files "
@@ -104,15 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--size-factor", type=_size_factor, default=DEFAULT_SIZE_FACTOR,
                         metavar="F", help="larger file at most F times the smaller, 1 to "
                         f"{_MAX_SIZE_FACTOR:g} (default {DEFAULT_SIZE_FACTOR})")
-    search.add_argument("--method", choices=methods.METHODS, default="paper",
+    search.add_argument("--method", choices=METHODS, default="paper",
                         help="paper: keys and sum tables (default); simhash: 64-bit simhash "
                              "fingerprints by Hamming distance; minhash: MinHash resemblance")
     search.add_argument("--threshold", type=_threshold, metavar="N",
                         help="simhash: differing bits allowed, 0 to "
-                             f"{methods.SIMHASH_MAX_BITS} (default "
-                             f"{methods.SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
-                             f"in percent, {methods.MINHASH_FLOOR * 100:g} to 100 (default "
-                             f"{methods.MINHASH_DEFAULT * 100:g})")
+                             f"{SIMHASH_MAX_BITS} (default "
+                             f"{SIMHASH_DEFAULT_BITS}); minhash: smallest resemblance "
+                             f"in percent, {MINHASH_FLOOR * 100:g} to 100 (default "
+                             f"{MINHASH_DEFAULT * 100:g})")
     check = search.add_mutually_exclusive_group()
     check.add_argument("--check", type=_percent, default=DEFAULT_MIN_CONTENT, metavar="PCT",
                        help="paper's method: call a pair that is not a copy similar only if "
@@ -165,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also act on files only similar to the kept copy, after "
                             "listing each with its similarity (hard links are only ever "
                             "made for identical copies)")
-    p.add_argument("--keep", choices=[r.value for r in KeepRule], default="oldest",
+    p.add_argument("--keep", choices=KEEP_RULES, default="oldest",
                    help="which file of a group stays (default oldest)")
     p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
                    help="protect DIR: its files are never acted on, and are kept first")
@@ -211,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_scan(args) -> int:
+    from simgui.core.reading.scanner import ScanOptions, scan
+
     for path in args.paths:
         if not os.path.lexists(path):
             raise CommandError(f"no such file or folder: {path}")
@@ -248,6 +251,9 @@ def cmd_scan(args) -> int:
 
 
 def cmd_inspect(args) -> int:
+    from simgui.core.reading.scanner import read_file
+    from simgui.core.search import keys as keys_module
+
     failed = 0
     for path in args.files:
         if not os.path.exists(path):
@@ -309,6 +315,10 @@ def _print_inspection(info: dict) -> None:
 
 def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
     """The stored files, their groups at ``tol``, and the checked --reference folders."""
+    from simgui.core.search.analysis import find_groups
+    from simgui.core.search.ignoring import groups_without_ignored
+    from simgui.core.search.keys import SCHEMES
+
     files = _files(store, args)
     references = _reference_folders(args.reference, files, protecting=protecting)
     groups = find_groups(files, tol, scheme=SCHEMES[args.scheme],
@@ -321,6 +331,7 @@ def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
 
 
 def cmd_pairs(args) -> int:
+    from simgui.core.search.keys import SCHEMES
     from simgui.core.search.pairs import similar_pairs
 
     tol = _tolerances(args)
@@ -349,7 +360,13 @@ def cmd_groups(args) -> int:
 
 
 def cmd_similar(args) -> int:
+    import numpy as np
+
     from simgui.core.reading.names import extension_of
+    from simgui.core.reading.scanner import read_file
+    from simgui.core.search import methods
+    from simgui.core.search.keys import SCHEMES
+    from simgui.core.search.simfind import identity_and_similarity, similar_to
 
     if not os.path.exists(args.file):
         raise CommandError(f"{args.file}: {_missing(args.file)}")
@@ -394,7 +411,7 @@ def cmd_similar(args) -> int:
     if args.method == "simhash":
         x = np.bitwise_xor(files.simhashes[hits], np.uint64(record.simhash))
         share = methods.share_from_bits(np.bitwise_count(x))
-    elif args.method in methods.PICTURE_METHODS:
+    elif args.method in PICTURE_METHODS:
         share = methods.method_share(args.method, difference[keep])
     else:
         share = _share_with(record, files, hits)
@@ -427,9 +444,13 @@ def cmd_similar(args) -> int:
     return EXIT_OK
 
 
-def _share_with(record, files, hits) -> np.ndarray:
+def _share_with(record, files, hits):
     """Share of content in common (percent) of one file read now with stored files,
     from MinHash; NaN for a stored file without fingerprints."""
+    import numpy as np
+
+    from simgui.core.search import methods
+
     if len(hits) == 0 or files.signatures is None:
         return np.full(len(hits), np.nan)
     equal = (files.signatures[hits] == record.minhash).mean(axis=-1)
@@ -442,7 +463,11 @@ def _similar_by_fingerprints(record, files, method: str, max_difference: float,
     """Stored files within ``max_difference`` percent of one file by a fingerprint method
     (one comparison per stored file: a query, not a search of all pairs).  As in a
     search, files under the smallest similar size only match identical copies."""
-    if method in methods.PICTURE_METHODS:  # pictures: any extension and size
+    import numpy as np
+
+    from simgui.core.search import methods
+
+    if method in PICTURE_METHODS:  # pictures: any extension and size
         from simgui.core.search.pictures import similar_pictures
         return similar_pictures(record, files, max_difference,
                                 rotations=method == "images-rotated")
@@ -463,6 +488,8 @@ def _similar_by_fingerprints(record, files, method: str, max_difference: float,
 
 
 def cmd_remove(args) -> int:
+    from simgui.core.cleanup import Action, KeepRule, journal, plan_removal
+
     action = Action.MOVE if args.move_to else Action(args.action or "trash")
     tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
@@ -523,6 +550,8 @@ def _list_similar(plan) -> None:
 
 
 def cmd_undo(args) -> int:
+    from simgui.core.cleanup import journal, undo
+
     with _open_store(args) as store:
         journal.recover(store)
         if args.batch is None and journal.last_undoable(store) is None:
@@ -547,6 +576,8 @@ def cmd_undo(args) -> int:
 
 
 def cmd_journal(args) -> int:
+    from simgui.core.cleanup import journal
+
     with _open_store(args) as store:
         if not store.read_only:  # a store it cannot write shows a crashed batch as running
             journal.recover(store)
@@ -617,6 +648,24 @@ def _write_names_as_bytes() -> None:
             pass
 
 
+#: The kernels each command that reads or searches needs first (a module under
+#: simgui/core whose kernels numba compiles on a machine's first run).
+_FIRST_KERNELS = {"scan": "reading/sumtable.py", "inspect": "reading/sumtable.py",
+                  **dict.fromkeys(("pairs", "groups", "similar", "remove", "folders",
+                                   "cluster"), "search/simfind.py")}
+
+
+def _say_if_compiling(command: str) -> None:
+    """A command about to compile the kernels (the first run on a machine) says so, and
+    how long it takes, instead of sitting silent."""
+    from simgui import _kernel_cache
+
+    module = _FIRST_KERNELS.get(command)
+    if module is not None and not _kernel_cache.compiled_before(module):
+        print("simgui: preparing the engine, first run only (a minute or two)...",
+              file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _write_names_as_bytes()
     parser = build_parser()
@@ -627,17 +676,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return gui_main()
     keep_freed_memory()  # a search's temporaries, reused by the next: see core.memory
+    _say_if_compiling(args.command)
     try:
         return args.run(args)
     except CommandError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         return exc.code
-    except journal.ResultsUnsaved as exc:  # files were acted on: not "bad usage"
-        print(f"simgui: {exc}", file=sys.stderr)
-        return EXIT_SOME_FAILED
     except StoreError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        # files were acted on before the store failed (ResultsUnsaved): not "bad usage"
+        return EXIT_SOME_FAILED if exc.files_acted_on else EXIT_USAGE
     except sqlite3.Error as exc:  # from a read no method guards (the journal's)
         path = getattr(args, "db", None) or default_db_path()
         print(f"simgui: {store_failure(path, 'reading the journal', exc)}", file=sys.stderr)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import sys
 
@@ -107,6 +106,8 @@ def _client(args):
         with client:
             yield client
         return
+    import logging  # (not at the top: every command's start would pay for it)
+
     n = args.local or os.cpu_count() or 1
     with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \

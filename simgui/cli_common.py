@@ -16,10 +16,11 @@ import sys
 import time
 
 from simgui.core.progress import Progress
-from simgui.core.reading.scanner import exclude_pattern
-from simgui.core.search import methods
-from simgui.core.search.analysis import MissingFingerprints, in_folders
-from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances, parse_override
+from simgui.core.reading.names import exclude_pattern
+from simgui.core.search.tolerances import (
+    DEFAULT_MIN_CONTENT, MINHASH_FLOOR, PICTURE_METHODS, SIMHASH_MAX_BITS, Tolerances,
+    parse_override,
+)
 from simgui.core.store import Store
 from simgui.core.units import (
     format_bytes, format_duration, format_rate, parse_number, parse_percent, parse_size,
@@ -68,8 +69,8 @@ def _threshold(text: str) -> float:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"not a number: {text!r} (simhash: 0 to {methods.SIMHASH_MAX_BITS} bits; "
-            f"minhash: {methods.MINHASH_FLOOR * 100:g} to 100 percent)") from None
+            f"not a number: {text!r} (simhash: 0 to {SIMHASH_MAX_BITS} bits; "
+            f"minhash: {MINHASH_FLOOR * 100:g} to 100 percent)") from None
 
 
 def _path(text: str) -> str:
@@ -186,14 +187,16 @@ def _tolerances(args) -> Tolerances:
             raise CommandError("--threshold is for --method simhash or minhash; the paper's "
                                "method takes --key-tolerance and --sum-tolerance")
         return Tolerances(args.key_tolerance, args.sum_tolerance, check)
+    from simgui.core.search import methods  # numba: only for the fingerprint methods
+
     if method == "simhash":
         bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
         if not (math.isfinite(bits) and float(bits).is_integer()
-                and 0 <= bits <= methods.SIMHASH_MAX_BITS):
+                and 0 <= bits <= SIMHASH_MAX_BITS):
             raise CommandError(f"--threshold for simhash is a whole number of bits from 0 to "
-                               f"{methods.SIMHASH_MAX_BITS}")
+                               f"{SIMHASH_MAX_BITS}")
         return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
-    if method in methods.PICTURE_METHODS:  # differing bits of the pictures' hashes
+    if method in PICTURE_METHODS:  # differing bits of the pictures' hashes
         bits = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
         top = methods.CEILING_THRESHOLD[method]
         if not (math.isfinite(bits) and float(bits).is_integer() and 0 <= bits <= top):
@@ -201,9 +204,9 @@ def _tolerances(args) -> Tolerances:
                                f"to {top}")
         return Tolerances(args.key_tolerance, methods.threshold_difference(method, bits))
     resemblance = methods.DEFAULT_THRESHOLD[method] if threshold is None else threshold
-    if not (math.isfinite(resemblance) and methods.MINHASH_FLOOR * 100 <= resemblance <= 100):
+    if not (math.isfinite(resemblance) and MINHASH_FLOOR * 100 <= resemblance <= 100):
         raise CommandError(f"--threshold for minhash is a resemblance from "
-                           f"{methods.MINHASH_FLOOR * 100:g} to 100 percent")
+                           f"{MINHASH_FLOOR * 100:g} to 100 percent")
     return Tolerances(args.key_tolerance, methods.threshold_difference(method, resemblance))
 
 
@@ -215,6 +218,8 @@ def _files(store: Store, args):
               f"changes nothing", file=sys.stderr)
     needs = args.method if args.method != "paper" else "content check" if args.check else None
     if needs and len(files) and not files.fingerprinted.all():
+        from simgui.core.search.analysis import MissingFingerprints
+
         missing = MissingFingerprints(int((~files.fingerprinted).sum()), needs)
         raise CommandError(f"{missing} ('simgui scan FOLDER' reads them once more"
                            + (", or --no-check)" if needs == "content check" else ")"))
@@ -226,6 +231,8 @@ def _reference_folders(folders, files, *, protecting: bool) -> list[str]:
     holds no stored file (under its name or with links resolved) is an error when it is
     to protect files (a mistyped or unscanned path would protect nothing), else a
     warning."""
+    from simgui.core.search.analysis import in_folders
+
     checked = []
     for folder in folders:
         path = os.path.abspath(os.path.expanduser(folder))

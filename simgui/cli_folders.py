@@ -11,17 +11,19 @@ import csv
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from simgui.cli_common import (
     EXIT_OK, EXIT_SOME_FAILED, CommandError, _files, _open_store, _path, _percent, _tolerances,
 )
-from simgui.core.search.analysis import Analysis, SearchSettings
 from simgui.core.search.export import json_ready
-from simgui.core.search.keys import SCHEMES
-from simgui.core.search.similar_folders import (
-    DEFAULT_MIN_SIMILARITY, FIELDS, FolderIndex, FolderPair,
-)
+from simgui.core.search.tolerances import DEFAULT_MIN_FOLDER_SIMILARITY
 from simgui.core.units import format_bytes
+
+if TYPE_CHECKING:
+    from simgui.core.search.similar_folders import FolderIndex, FolderPair
+# the search's modules load numba: imported in the commands that search, so that the
+# parser (every command's start) stays light
 
 DIFF_FIELDS = ["side", "path", "relative", "size", "status", "similarity", "match"]
 
@@ -34,9 +36,9 @@ def add_commands(commands, db, search) -> None:
                     "bytes to free first. similarity: the share of both folders' bytes with "
                     "a match in the other; a_in_b, b_in_a: the share of one folder's bytes "
                     "with a match in the other.")
-    p.add_argument("--min-similarity", type=_percent, default=DEFAULT_MIN_SIMILARITY,
+    p.add_argument("--min-similarity", type=_percent, default=DEFAULT_MIN_FOLDER_SIMILARITY,
                    metavar="PCT", help="list pairs at least PCT percent alike (default "
-                   f"{DEFAULT_MIN_SIMILARITY:g})")
+                   f"{DEFAULT_MIN_FOLDER_SIMILARITY:g})")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), type=_path,
                    help="each file of folders A and B and its status in the other: "
@@ -70,6 +72,10 @@ def add_commands(commands, db, search) -> None:
 def folder_index(args, store) -> FolderIndex | None:
     """The folders of the stored files, matched through their groups at the options'
     tolerances (None: the store holds no file)."""
+    from simgui.core.search.analysis import Analysis, SearchSettings
+    from simgui.core.search.keys import SCHEMES
+    from simgui.core.search.similar_folders import FolderIndex
+
     tol = _tolerances(args)
     files = _files(store, args)
     if len(files) == 0:
@@ -83,6 +89,8 @@ def folder_index(args, store) -> FolderIndex | None:
 
 
 def cmd_folders(args) -> int:
+    from simgui.core.search.similar_folders import FIELDS
+
     _tolerances(args)  # the options' mistakes before the store's
     acts = [name for name, on in (("--diff", args.diff), ("--trash", args.trash),
                                   ("--move", args.move), ("--merge", args.merge)) if on]

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from simgui import cli
 from simgui.cli import main
 
 
@@ -42,7 +41,9 @@ def test_ctrl_c_gives_130_and_one_line(stored, capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "find_groups", interrupted)
+    from simgui.core.search import analysis
+
+    monkeypatch.setattr(analysis, "find_groups", interrupted)
     assert main(["groups", "--db", stored]) == 130
     out, err = capsys.readouterr()
     assert err == "simgui: interrupted\n"

@@ -4,30 +4,39 @@
 (keys, SimFind, the other methods, groups) -> ``cleanup`` (plans, actions, journal,
 undo); shared pieces beside them (tags, progress, units, folders, settings).
 See ARCHITECTURE.md.  The names below are the library's public API.
+
+They load on first use (PEP 562): importing any part of the engine, say the store
+for ``simgui stats``, must not load numba and compile nothing it does not need.
 """
 
-from simgui.core.search.keys import (
-    SCHEMES,
-    SKEW,
-    UNIFORM,
-    KeyScheme,
-    compute_keys,
-    extension_of,
-    extension_offset,
-)
-from simgui.core.reading.fingerprints import FingerprintBuilder, fingerprints
-from simgui.core.search.hamming_index import HammingIndex, hamming_pairs
-from simgui.core.progress import Cancelled, Progress
-from simgui.core.reading.scanner import ScanOptions, ScanReport, read_file, scan
-from simgui.core.store import Store, StoreError, default_db_path
-from simgui.core.reading.sumtable import SumTableBuilder, sum_table, sum_table_of_file
-from simgui.core.tags import DEFAULT_TAGS
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_TAGS", "SCHEMES", "SKEW", "UNIFORM", "Cancelled", "FingerprintBuilder",
-    "HammingIndex", "KeyScheme", "Progress",
-    "ScanOptions", "ScanReport", "Store", "StoreError", "SumTableBuilder", "compute_keys",
-    "default_db_path", "extension_of", "extension_offset", "fingerprints", "hamming_pairs",
-    "read_file", "scan", "sum_table",
-    "sum_table_of_file",
-]
+import importlib
+
+_PUBLIC = {
+    "simgui.core.search.keys": ("SCHEMES", "SKEW", "UNIFORM", "KeyScheme", "compute_keys",
+                                "extension_of", "extension_offset"),
+    "simgui.core.reading.fingerprints": ("FingerprintBuilder", "fingerprints"),
+    "simgui.core.search.hamming_index": ("HammingIndex", "hamming_pairs"),
+    "simgui.core.progress": ("Cancelled", "Progress"),
+    "simgui.core.reading.scanner": ("ScanOptions", "ScanReport", "read_file", "scan"),
+    "simgui.core.store": ("Store", "StoreError", "default_db_path"),
+    "simgui.core.reading.sumtable": ("SumTableBuilder", "sum_table", "sum_table_of_file"),
+    "simgui.core.tags": ("DEFAULT_TAGS",),
+}
+_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -18,7 +18,6 @@ it does nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 
 #: glibc's mallopt parameters (malloc.h).
@@ -39,8 +38,9 @@ def keep_freed_memory() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+        # the process's own symbols, libc's among them: no ctypes.util.find_library,
+        # which runs ldconfig (milliseconds at every start)
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):  # not glibc (musl has no mallopt)
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)

@@ -39,6 +39,8 @@ class ResultsUnsaved(StoreError):
     """The store failed while a batch's results were journaled: files were acted on, and
     what happened to each is settled from the disk once the store can be written."""
 
+    files_acted_on = True
+
 
 class UndoError(Exception):
     """Nothing to undo, or the batch asked for cannot be undone; the message says why."""

@@ -1,6 +1,10 @@
-"""What a file's name tells: its extension, as the extension rule and the store use it."""
+"""What a file's name tells: its extension, as the extension rule and the store use it,
+and whether a skip pattern (a glob, or ``re:`` and a regular expression) matches it."""
 
 from __future__ import annotations
+
+import functools
+import re
 
 
 def extension_of(path: str) -> str:
@@ -8,3 +12,21 @@ def extension_of(path: str) -> str:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     stem, dot, ext = name.rpartition(".")
     return ext.casefold() if dot and stem else ""
+
+
+#: A skip pattern that starts with this is a regular expression, searched in the path.
+REGEX_PREFIX = "re:"
+_regex = functools.lru_cache(maxsize=256)(re.compile)
+
+
+def exclude_pattern(text: str) -> str:
+    """A skip pattern as given: a glob (``*.tmp``, ``node_modules``), or ``re:`` and a
+    regular expression searched in the whole path (``re:/\\.cache/``).  Raises
+    ValueError saying what is wrong."""
+    if text.startswith(REGEX_PREFIX):
+        try:
+            _regex(text[len(REGEX_PREFIX):])
+        except re.error as exc:
+            raise ValueError(f"not a regular expression: {text[len(REGEX_PREFIX):]!r} "
+                             f"({exc})") from None
+    return text

@@ -16,9 +16,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import fnmatch
-import functools
 import os
-import re
 import stat
 import threading
 import time
@@ -29,7 +27,9 @@ from dataclasses import dataclass, field
 import xxhash
 
 from simgui.core.reading.fingerprints import FingerprintBuilder
-from simgui.core.reading.names import extension_of
+from simgui.core.reading.names import (  # noqa: F401  (exclude_pattern: re-exported)
+    REGEX_PREFIX, _regex, exclude_pattern, extension_of,
+)
 from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
@@ -72,24 +72,6 @@ class ScanOptions:
             elif fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p):
                 return True
         return False
-
-
-#: A skip pattern that starts with this is a regular expression, searched in the path.
-REGEX_PREFIX = "re:"
-_regex = functools.lru_cache(maxsize=256)(re.compile)
-
-
-def exclude_pattern(text: str) -> str:
-    """A skip pattern as given: a glob (``*.tmp``, ``node_modules``), or ``re:`` and a
-    regular expression searched in the whole path (``re:/\\.cache/``).  Raises
-    ValueError saying what is wrong."""
-    if text.startswith(REGEX_PREFIX):
-        try:
-            _regex(text[len(REGEX_PREFIX):])
-        except re.error as exc:
-            raise ValueError(f"not a regular expression: {text[len(REGEX_PREFIX):]!r} "
-                             f"({exc})") from None
-    return text
 
 
 @dataclass

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from simgui.core.store import StoredFiles
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported in GroupTable's methods (by then it is loaded): the clean-up takes
+# Member and Group from here, and 'simgui undo' must start without numpy
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ class GroupTable:
     def copies(self) -> np.ndarray:
         """int64 per row: how many files a set of copies among the members holds, on its
         first file's row and the others'; 0 for a file in no such set."""
+        import numpy as np
+
         first = np.where(self.copy_of >= 0, self.copy_of, np.arange(len(self.copy_of)))
         count = np.bincount(first, minlength=len(self.copy_of))
         return np.where(count[first] > 1, count[first], 0)
@@ -94,6 +100,8 @@ class GroupTable:
 
     @cached_property
     def group_of_row(self) -> np.ndarray:
+        import numpy as np
+
         return np.repeat(np.arange(len(self)), np.diff(self.start))
 
     def member(self, row: int) -> Member:

@@ -38,17 +38,11 @@ from numba import njit
 from simgui.core.reading.fingerprints import SLOTS
 from simgui.core.search import pictures
 from simgui.core.search.hamming_index import hamming_pairs
+from simgui.core.search.tolerances import (  # noqa: F401  (re-exported)
+    METHODS, MINHASH_DEFAULT, MINHASH_FLOOR, PICTURE_METHODS, SIMHASH_DEFAULT_BITS,
+    SIMHASH_MAX_BITS,
+)
 
-METHODS = ("paper", "simhash", "minhash", "images", "images-rotated")
-#: the picture methods (simgui.core.search.pictures): perceptual hashes of pictures only,
-#: across extensions and sizes; "images-rotated" also pairs turned and mirrored copies
-PICTURE_METHODS = ("images", "images-rotated")
-#: The largest simhash distance searched (its slider's top): the index needs
-#: C(blocks, bits) sorted tables, so wider searches cost more than they find.
-SIMHASH_MAX_BITS = 8
-SIMHASH_DEFAULT_BITS = 8  # best F1 within the searchable range (0.72 on the corpus)
-MINHASH_FLOOR = 0.4  # the smallest resemblance searched (the slider's bottom)
-MINHASH_DEFAULT = 0.45  # precision 1.000 and recall 0.85 on the corpus (F1 0.92)
 #: The resemblance LSH banding is tuned for, below the slider's floor: it gives
 #: 37 bands of 3 slots, so a pair at 40 % resemblance becomes a candidate with
 #: probability 0.91, at 45 % 0.97 and at 50 % 0.993 (tuned for 50 %: 0.23, 0.38, 0.55),

@@ -42,9 +42,10 @@ from numba import njit, prange
 
 from simgui.core.progress import Progress, ProgressCallback, report
 from simgui.core.search.groups import GroupTable
+from simgui.core.search.tolerances import DEFAULT_MIN_FOLDER_SIMILARITY
 
 #: Default smallest similarity (percent) of a listed pair.
-DEFAULT_MIN_SIMILARITY = 50.0
+DEFAULT_MIN_SIMILARITY = DEFAULT_MIN_FOLDER_SIMILARITY
 #: Default: a file group found in more folders makes no candidates.
 DEFAULT_MAX_FOLDERS = 256
 

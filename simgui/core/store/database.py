@@ -18,10 +18,14 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, tags_from_hex, tags_to_hex
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported where columns are built, not here: 'simgui stats', 'journal' and
+# 'undo' open the store and must start without it (issue 25: at most 100 ms)
 
 APPLICATION_ID = 0x53494D47  # "SIMG": marks a SQLite file as ours
 ENV_DB = "SIMGUI_DB"
@@ -44,6 +48,10 @@ def is_damage(exc: BaseException) -> bool:
 
 class StoreError(Exception):
     """The store cannot be used; the message says why in one line."""
+
+    #: whether files were acted on before the store failed (the journal's
+    #: ResultsUnsaved): then the failure is not "bad usage" but a partial result
+    files_acted_on = False
 
 
 def is_full(exc: BaseException) -> bool:
@@ -316,6 +324,8 @@ class StoredFiles:
 
     def take(self, index) -> StoredFiles:
         """The files at ``index`` (integer positions), in that order."""
+        import numpy as np
+
         index = np.asarray(index, np.int64)
         pick = index.tolist()
         return StoredFiles(
@@ -686,6 +696,8 @@ class Store:
 
     def files(self, tagset_id: int | None = None) -> StoredFiles:
         """Every file with a sum table (of ``tagset_id``, default: the default tags)."""
+        import numpy as np
+
         if tagset_id is None and not self.read_only:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
         with self._guard("reading the stored files"):
@@ -756,6 +768,8 @@ class _Guard:
 
 
 def _table_blob(table: np.ndarray) -> bytes:
+    import numpy as np
+
     return np.asarray(table, dtype="<i8").reshape(TAG_COUNT).tobytes()
 
 
@@ -765,6 +779,8 @@ def _signed64(value: int) -> int:
 
 
 def _minhash_blob(signature: np.ndarray) -> bytes:
+    import numpy as np
+
     return np.asarray(signature, dtype="<u4").reshape(MINHASH_SLOTS).tobytes()
 
 
