@@ -7,15 +7,34 @@ journaled steps for both ``execution`` and ``undoing``.  Dependencies run one wa
 plan, actions <- opened, trash <- journal <- running <- execution <- undoing.
 """
 
-from simgui.core.cleanup.actions import Identity, Outcome, Skip
-from simgui.core.cleanup.running import BatchResult, FileResult
-from simgui.core.cleanup.execution import execute
-from simgui.core.cleanup.journal import Batch, Entry, UndoError, batches, entries, recover
-from simgui.core.cleanup.plan import Action, KeepRule, Plan, Refusal, plan_marked, plan_removal
-from simgui.core.cleanup.undoing import undo
+from __future__ import annotations
 
-__all__ = [
-    "Action", "Batch", "BatchResult", "Entry", "FileResult", "Identity", "KeepRule", "Outcome",
-    "Plan", "Refusal", "Skip", "UndoError", "batches", "entries", "execute", "plan_marked",
-    "plan_removal", "recover", "undo",
-]
+import importlib
+
+# the names below load on first use (PEP 562): 'simgui journal' needs the journal, not
+# the whole clean-up, and every command's start counts
+_PUBLIC = {
+    "actions": ("Identity", "Outcome", "Skip"),
+    "running": ("BatchResult", "FileResult"),
+    "execution": ("execute",),
+    "journal": ("Batch", "Entry", "UndoError", "batches", "entries", "recover"),
+    "plan": ("Action", "KeepRule", "Plan", "Refusal", "plan_marked", "plan_removal"),
+    "undoing": ("undo",),
+}
+_MODULE_OF = {name: f"{__name__}.{module}" for module, names in _PUBLIC.items()
+              for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
