@@ -79,7 +79,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from simgui.core.search.keys import SKEW  # noqa: E402
-from simgui.core.memory import keep_freed_memory  # noqa: E402
+from simgui.core.memory import NotEnoughMemory, available_memory, keep_freed_memory  # noqa: E402
+from simgui.core.search.budget import check_affordable  # noqa: E402
 from simgui.core.search.simfind import SearchSpace, Tolerances, find_pairs  # noqa: E402
 
 SEED = 3
@@ -237,6 +238,11 @@ def main() -> None:
         if t_narrow is not None:
             print(f"  numpy sorts {n} keys in {t_default * 1000:.1f} ms, {t_narrow * 1000:.1f} ms "
                   f"with its AVX-512 code off; the faster is the yardstick")
+        try:  # a search that would not fit in the memory available is not started
+            check_affordable(SearchSpace.build(sizes, tables), tol)
+        except NotEnoughMemory as exc:
+            print(f"{n:>9}{t_sort:>9.4f}  skipped: {exc}")
+            continue
         t_find, pairs = best_of(args.repeat, lambda: find_pairs(
             sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum))
         _, work = SearchSpace.build(sizes, tables)._class_pairs_counted(tol)
@@ -250,12 +256,19 @@ def main() -> None:
               f"{len(pairs_ext)})")
     # what a slider needs: hit counts at a new tolerance, looked up, not searched
     from simgui.core.search.tolerance_stats import ToleranceStats
+    from simgui.core.search.budget import affordable_key_ceiling
+    from simgui.core.units import format_bytes
     n = args.sizes[0]
     sizes, tables, exts = make(n)
-    t_build, stats = best_of(1, lambda: ToleranceStats.build(
-        SearchSpace.build(sizes, tables, extensions=exts), max_key=10.0))
-    t_lookup, counts = best_of(5, lambda: stats.counts(Tolerances(2.0, 1.5)))
-    print(f"tolerance statistics for {n} files up to 10 %: built in {t_build:.2f} s over "
+    space = SearchSpace.build(sizes, tables, extensions=exts)
+    ceiling = affordable_key_ceiling(space)  # as the window: what the memory available holds
+    if ceiling < 10.0:
+        print(f"the key ceiling comes down to {ceiling:g} %: the candidates up to 10 % would "
+              f"not fit in the {format_bytes(available_memory() or 0)} of memory available")
+    t_build, stats = best_of(1, lambda: ToleranceStats.build(space, max_key=ceiling))
+    ask = Tolerances(min(2.0, ceiling), 1.5, 0.0)  # synthetic tables: no contents to check
+    t_lookup, counts = best_of(5, lambda: stats.counts(ask))
+    print(f"tolerance statistics for {n} files up to {ceiling:g} %: built in {t_build:.2f} s over "
           f"{len(stats.min_key)} candidate class pairs; one slider update (key hits, sum-table "
           f"hits, groups) {t_lookup * 1000:.1f} ms -> {counts}")
     if len(rows) > 1:

@@ -36,7 +36,7 @@ from simgui.core.search.tolerances import (
 )
 from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_failure
 from simgui.core.folders import under
-from simgui.core.memory import keep_freed_memory
+from simgui.core.memory import NotEnoughMemory, keep_freed_memory
 from simgui.core.store import ignored
 from simgui.core.units import format_bytes, format_duration, format_rate
 
@@ -682,6 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         return exc.code
+    except NotEnoughMemory as exc:  # a search that would not fit: said before it runs
+        print(f"simgui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except StoreError as exc:
         print(f"simgui: {exc}", file=sys.stderr)
         # files were acted on before the store failed (ResultsUnsaved): not "bad usage"

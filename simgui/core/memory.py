@@ -13,11 +13,16 @@ start: blocks up to 32 MB then come from the heap, and up to 512 MB of freed
 memory stays in the process for reuse (so the process may keep that much more
 resident after a large search).  Elsewhere (other C libraries, other systems)
 it does nothing.
+
+:func:`available_memory` says how much memory the system can give now, so that a
+search sizes itself to it (simgui.core.search.budget) and :class:`NotEnoughMemory`
+says so when it cannot.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 
 #: glibc's mallopt parameters (malloc.h).
@@ -49,3 +54,24 @@ def keep_freed_memory() -> bool:
     return all([mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1,
                 mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1,
                 mallopt(_M_TOP_PAD, TOP_PAD) == 1])
+
+
+class NotEnoughMemory(Exception):
+    """A search would need more memory than the system has available; the message
+    says how much, and what would fit, in one line."""
+
+
+def available_memory() -> int | None:
+    """Bytes the system can give without swapping now (Linux: MemAvailable), or None
+    when it does not say."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core.search import methods
+from simgui.core.search.budget import affordable_key_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
 from simgui.core.search.keys import SKEW, KeyScheme
@@ -27,7 +28,7 @@ from simgui.core.search.simfind import (
     identity_and_similarity,
 )
 from simgui.core.store import StoredFiles
-from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS, HitCounts, ToleranceStats
+from simgui.core.search.tolerance_stats import MAX_TOLERANCE, HitCounts, ToleranceStats
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,7 @@ class Analysis:
                                          priority, max_sum=MAX_TOLERANCE, content=content,
                                          overrides=overrides)
         else:
+            check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
                                          key_hits=False, content=content,
                                          overrides=settings.override_map())
@@ -220,52 +222,6 @@ def _copies_among_members(of_class: np.ndarray, identical: np.ndarray) -> np.nda
     rows = np.arange(len(of_class))
     first = np.maximum.accumulate(np.where(np.diff(of_class, prepend=-1) != 0, rows, 0))
     return np.where((first < rows) & ~identical, first, -1)
-
-
-#: Candidate pairs an analysis may hold (about 16-80 bytes each); beyond, the key
-#: ceiling comes down.
-PAIR_BUDGET = 20_000_000
-_SAMPLE = 2_000
-
-
-def affordable_key_ceiling(space: SearchSpace, budget: int = PAIR_BUDGET, seed: int = 0,
-                           overrides: Mapping[str, Tolerances] | None = None) -> float:
-    """The largest slider step up to 10 % whose key candidates fit the budget.
-
-    Dense collections (many files of one size and type) can have billions of
-    pairs within 10 % of each other's key.  Their number is estimated from a
-    random sample of classes (pairs grow with the square of the files), so the
-    search that holds them never runs out of memory; below the ceiling
-    everything stays exact.  The similar pairs of extensions with ``overrides``
-    (which do not move with the sliders) count too.
-    """
-    # the files the search runs over: a class of copies in several extensions is
-    # searched once in each of them, and its pairs counted in each
-    reps = space.search_reps()
-    if len(reps) <= _SAMPLE:
-        return MAX_TOLERANCE
-    sample = np.sort(np.random.default_rng(seed).choice(reps, _SAMPLE, replace=False))
-    scale = (len(reps) / _SAMPLE) ** 2
-    small = SearchSpace.build(space.sizes[sample], space.tables[sample],
-                              size_factor=space.size_factor, min_similar_size=space.min_similar_size,
-                              class_extra=space.ext_ids[sample].reshape(-1, 1))
-    # the keys of the sample are the space's (scheme and extensions included)
-    small = dataclasses.replace(small, keys=space.keys[sample], ext_ids=space.ext_ids[sample],
-                                extensions=space.extensions)
-
-    def affordable(i: int) -> bool:
-        found = len(small.class_pairs(Tolerances(float(TOLERANCE_STEPS[i]), 3200.0), overrides))
-        return found * scale <= budget / 2  # a margin for the estimate's error
-
-    # candidates only grow with the key tolerance: the last affordable step by bisection
-    lo, hi = 0, len(TOLERANCE_STEPS)  # steps below lo are affordable, from hi on not
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if affordable(mid):
-            lo = mid + 1
-        else:
-            hi = mid
-    return float(TOLERANCE_STEPS[max(lo - 1, 0)])
 
 
 def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,

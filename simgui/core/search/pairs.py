@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simgui.core.search.budget import check_affordable
 from simgui.core.search import methods
 from simgui.core.search.keys import SKEW, KeyScheme
 from simgui.core.search.simfind import (
@@ -66,6 +67,7 @@ def similar_pairs(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
         rep_pairs, _ = methods.class_pairs(space, method, files.simhashes, files.signatures,
                                            tolerances.sum, files=files)
     else:
+        check_affordable(space, tolerances, dict(overrides or {}))
         rep_pairs = space.class_pairs(tolerances, dict(overrides or {}))
         if tolerances.content > 0 and len(rep_pairs):
             # class pairs are never copies of each other: every one needs the check

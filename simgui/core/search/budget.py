@@ -1,0 +1,143 @@
+"""How many pairs a search will find, estimated before it runs, and how many fit in memory.
+
+Dense collections (many files of one size and type) can have billions of pairs
+within a wide tolerance, and every search holds the pairs it finds.  Their number
+is estimated from a random sample of the files (pairs grow with the square of the
+files), and set against the memory the system has available now, so that:
+
+- the sliders' analysis lowers its key ceiling to what fits
+  (:func:`affordable_key_ceiling`), and the window says so;
+- a search at one tolerance (``simgui groups``, ``pairs``, the benchmarks) that
+  would not fit stops before it starts, and says which tolerance would
+  (:func:`check_affordable`), instead of being killed by the system.
+
+Below these limits everything stays exact: the estimate only decides whether to
+search, never what a search finds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import numpy as np
+
+from simgui.core.memory import NotEnoughMemory, available_memory
+from simgui.core.search.simfind import SearchSpace, Tolerances
+from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS
+from simgui.core.units import format_bytes
+
+#: Peak bytes per candidate pair while statistics are built, measured with tracemalloc
+#: on benchmarks/bench_simfind.py's corpus (100,000 files): 148 for the sliders'
+#: statistics (every key candidate held, with key hits), 242 per pair for a search at
+#: one tolerance; rounded up.
+BYTES_PER_KEY_CANDIDATE = 160
+BYTES_PER_PAIR = 250
+#: The share of the available memory a search may plan to use (the rest: the files'
+#: columns, the window, the estimate's error).
+SHARE_OF_MEMORY = 0.5
+#: The budget when the system does not say what it has (not Linux, no /proc).
+FALLBACK_BYTES = 4 << 30
+#: Files in the sample the estimate searches.
+SAMPLE = 2_000
+
+
+def pair_budget(bytes_per_pair: int = BYTES_PER_KEY_CANDIDATE,
+                available: int | None = None) -> int:
+    """Pairs a search may hold: a share of the memory available now (at least a
+    million, so a small machine still searches what it can)."""
+    if available is None:
+        available = available_memory()
+    if available is None:
+        available = FALLBACK_BYTES
+    return max(1_000_000, int(available * SHARE_OF_MEMORY) // bytes_per_pair)
+
+
+class _Sample:
+    """A random sample of a space's searched files, searched like the whole."""
+
+    def __init__(self, space: SearchSpace, seed: int = 0):
+        reps = space.search_reps()
+        self.whole = len(reps) <= SAMPLE
+        if self.whole:
+            self.space, self.scale = space, 1.0
+            return
+        sample = np.sort(np.random.default_rng(seed).choice(reps, SAMPLE, replace=False))
+        self.scale = (len(reps) / SAMPLE) ** 2
+        small = SearchSpace.build(space.sizes[sample], space.tables[sample],
+                                  size_factor=space.size_factor,
+                                  min_similar_size=space.min_similar_size,
+                                  class_extra=space.ext_ids[sample].reshape(-1, 1))
+        # the keys of the sample are the space's (scheme and extensions included)
+        self.space = dataclasses.replace(small, keys=space.keys[sample],
+                                         ext_ids=space.ext_ids[sample],
+                                         extensions=space.extensions)
+
+    def pairs(self, tolerances: Tolerances,
+              overrides: Mapping[str, Tolerances] | None = None) -> float:
+        """Estimated class pairs of the whole space at ``tolerances``."""
+        return len(self.space.class_pairs(tolerances, overrides)) * self.scale
+
+
+def affordable_key_ceiling(space: SearchSpace, budget: int | None = None, seed: int = 0,
+                           overrides: Mapping[str, Tolerances] | None = None) -> float:
+    """The largest slider step up to 10 % whose key candidates fit ``budget`` pairs
+    (default: what the memory available now holds, see :func:`pair_budget`).
+
+    The sliders' statistics hold every pair within the key ceiling whatever its
+    sum-table distance, so that ceiling comes down on dense collections; the
+    similar pairs of extensions with ``overrides`` (which do not move with the
+    sliders) count too.
+    """
+    if budget is None:
+        budget = pair_budget(BYTES_PER_KEY_CANDIDATE)
+    sample = _Sample(space, seed)
+    if sample.whole:
+        return MAX_TOLERANCE
+
+    def affordable(i: int) -> bool:
+        found = sample.pairs(Tolerances(float(TOLERANCE_STEPS[i]), 3200.0), overrides)
+        return found <= budget / 2  # a margin for the estimate's error
+
+    # candidates only grow with the key tolerance: the last affordable step by bisection
+    lo, hi = 0, len(TOLERANCE_STEPS)  # steps below lo are affordable, from hi on not
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if affordable(mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    return float(TOLERANCE_STEPS[max(lo - 1, 0)])
+
+
+def check_affordable(space: SearchSpace, tolerances: Tolerances,
+                     overrides: Mapping[str, Tolerances] | None = None, *,
+                     budget: int | None = None, seed: int = 0) -> None:
+    """Raise :class:`NotEnoughMemory` if a search of ``space`` at ``tolerances`` would
+    find more pairs than ``budget`` (default: what the memory available now holds),
+    naming the largest key tolerance, at the same sum-table tolerance, that fits."""
+    if budget is None:
+        budget = pair_budget(BYTES_PER_PAIR)
+    sample = _Sample(space, seed)
+    if sample.whole:
+        return
+    expected = sample.pairs(tolerances, overrides)
+    if expected <= budget / 2:
+        return
+    # pairs only grow with the key tolerance: the last step that fits, by bisection
+    lo, hi = 0, int(np.searchsorted(TOLERANCE_STEPS, tolerances.key))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sample.pairs(Tolerances(float(TOLERANCE_STEPS[mid]), tolerances.sum),
+                        overrides) <= budget / 2:
+            lo = mid + 1
+        else:
+            hi = mid
+    available = available_memory() or FALLBACK_BYTES
+    advice = (f"a key tolerance of {TOLERANCE_STEPS[lo - 1]:g} % fits" if lo else
+              "no key tolerance fits at this sum-table tolerance; lower it too")
+    raise NotEnoughMemory(
+        f"at key tolerance {tolerances.key:g} % and sum-table tolerance {tolerances.sum:g} % "
+        f"these {len(space.sizes):,} files have about {expected:,.0f} candidate pairs, which "
+        f"need about {format_bytes(expected * BYTES_PER_PAIR)} of memory, and "
+        f"{format_bytes(available)} is available: {advice}")
