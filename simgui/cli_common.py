@@ -263,10 +263,15 @@ def _print_result(result) -> int:
 
 
 def _carry_out(plan, store: Store, files, *, question: str, dry_run: bool, yes: bool,
-               forget: bool = True) -> int:
+               forget: bool = True, run=None, gone=None, all_or_nothing: bool = False) -> int:
     """Ask, then run a clean-up ``plan`` as one journaled batch (an interrupted one is
     settled before the interruption goes on), print what happened, and drop the files
-    that left their paths from the store (``forget``), as a rescan would."""
+    that left their paths from the store (``forget``), as a rescan would.
+
+    ``run(plan, store, progress=...)`` acts (default: the clean-up's ``execute``);
+    ``gone(result)`` names the paths that left (default: those acted on);
+    ``all_or_nothing``: a step left undone (skipped, not only failed) exits 1 too, for
+    a plan whose steps belong together (a folder merge)."""
     from simgui.core.cleanup import execute, journal
     from simgui.core.store import StoreError
 
@@ -276,17 +281,19 @@ def _carry_out(plan, store: Store, files, *, question: str, dry_run: bool, yes: 
         print("Nothing was changed.")
         return EXIT_OK
     try:
-        result = execute(plan, store, progress=_ProgressLine(False))
+        result = (run or execute)(plan, store, progress=_ProgressLine(False))
     except KeyboardInterrupt:
         journal.recover(store)
         raise
     code = _print_result(result)  # first: the files were acted on, whatever follows
     if forget:
-        gone = {r.path for r in result.done}
+        left = gone(result) if gone is not None else {r.path for r in result.done}
         try:
-            store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
+            store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in left)
         except StoreError as exc:
             print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
+    if all_or_nothing and len(result.done) < len(result.results):
+        return EXIT_SOME_FAILED
     return code
 
 

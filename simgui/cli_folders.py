@@ -211,10 +211,8 @@ def _index_to_act(args, store) -> FolderIndex | None:
 def _merge(args, store) -> int:
     """``--merge A --into B [--prefer-a PATH ...]``: one journaled batch (copies into B,
     then A to the trash), asked first; 'simgui undo' puts it back."""
-    from simgui.cli_common import _ProgressLine, _confirm, _print_result
-    from simgui.core.cleanup import journal
+    from simgui.cli_common import _carry_out
     from simgui.core.cleanup.folder_merge import execute_merge, plan_merge, trashed_paths
-    from simgui.core.store import StoreError
 
     index = _index_to_act(args, store)
     a, b = os.path.abspath(args.merge), os.path.abspath(args.into)
@@ -231,19 +229,6 @@ def _merge(args, store) -> int:
             where = f" -> {s.target} ({s.why})" if s.target else ""
             print(f"  {s.kind:<8} {s.path}{where}")
         return EXIT_OK
-    if not args.yes and not _confirm(f"Merge {a} into {b}?"):
-        print("Nothing was changed.")
-        return EXIT_OK
-    try:
-        result = execute_merge(plan, store, progress=_ProgressLine(False))
-    except KeyboardInterrupt:
-        journal.recover(store)
-        raise
-    code = _print_result(result)
-    gone = trashed_paths(plan, result)
-    files = index.table.files
-    try:
-        store.forget_files(i for i, p in zip(files.ids.tolist(), files.paths) if p in gone)
-    except StoreError as exc:
-        print(f"simgui: {exc}; the next scan updates the store", file=sys.stderr)
-    return EXIT_SOME_FAILED if len(result.done) < len(result.results) else code
+    return _carry_out(plan, store, index.table.files, question=f"Merge {a} into {b}?",
+                      dry_run=False, yes=args.yes, run=execute_merge,
+                      gone=lambda result: trashed_paths(plan, result), all_or_nothing=True)
