@@ -24,6 +24,14 @@ corpus (benchmarks/bench_pictures.py) this hash beat the 64-bit gradient hash
 The EXIF orientation is applied first, so a camera photo and the same photo
 rotated by an editor hash alike.  A file that does not decode gets a one-line
 message (:class:`PictureUnreadable`), never a traceback.
+
+Draft mode still entropy-decodes the whole file (some 30 ms for a 12-megapixel
+photo), so a camera-sized JPEG is hashed from the thumbnail its Exif block
+carries, when the thumbnail provably shows the picture as it is now: the Exif
+sizes are the picture's own, the proportions match, and the picture's top 5 %,
+decoded alone, matches the thumbnail's (:func:`_thumbnail_grey`).  Otherwise,
+and for every other picture, the picture itself is decoded as above; those
+hashes are exactly what they were before the thumbnail path existed.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import io
 import os
 import warnings
 from dataclasses import dataclass
@@ -64,6 +73,8 @@ class Picture:
     width: int
     height: int
     format: str
+    #: hashed from the Exif thumbnail (see :func:`read_picture`), not a decode of its own
+    from_thumbnail: bool = False
 
 
 class PictureUnreadable(Exception):
@@ -206,45 +217,202 @@ def open_picture(path: str, ext: str | None = None):
                 raise PictureUnreadable(_message(exc)) from None
 
 
-def read_picture(path: str, ext: str | None = None) -> Picture:
+def read_picture(path: str, ext: str | None = None, thumbnails: bool = True) -> Picture:
     """Decode the picture at ``path`` small and fingerprint it.
 
-    Raises :class:`PictureUnreadable` with a one-line reason when Pillow cannot
-    decode it (not a picture, truncated, corrupt, too large)."""
+    A camera-sized JPEG (:data:`THUMBNAIL_MIN_PIXELS`) is hashed from the thumbnail its
+    Exif block carries when that thumbnail provably shows the picture as it is now
+    (:func:`_thumbnail_grey`); ``thumbnails=False`` always decodes the picture itself
+    (the reference the tests compare with).  Raises :class:`PictureUnreadable` with a
+    one-line reason when Pillow cannot decode it (not a picture, truncated, corrupt,
+    too large)."""
     with open_picture(path, ext) as img:
-        grey, width, height = _reduced(img)
+        width, height = img.size
+        orientation = _orientation(img)
+        small = _thumbnail_grey(img) if thumbnails else None
         fmt = img.format or (ext or "").upper()
-    return Picture(dct_hash(grey), width, height, fmt)
+        if small is None:
+            grey = _shown(_reduced_image(img), orientation)
+        else:
+            grey = _shown(small, orientation)
+    if orientation in _QUARTER_TURNS:
+        width, height = height, width
+    return Picture(dct_hash(grey), width, height, fmt, small is not None)
 
 
 #: EXIF orientations 5 to 8 turn the picture a quarter: width and height swap
 _QUARTER_TURNS = (5, 6, 7, 8)
 
 
-def _reduced(img) -> tuple[np.ndarray, int, int]:
-    """The picture as shown (EXIF orientation applied), grey, 32 x 32, float; and its width
-    and height as shown."""
-    from PIL import Image
-
-    width, height = img.size
+def _orientation(img) -> int:
+    """The EXIF orientation (1 to 8; 1, as stored, when there is none or it is damaged)."""
     try:
         orientation = img.getexif().get(0x0112, 1)
     except Exception:
-        orientation = 1  # a damaged EXIF block: the picture as stored
+        return 1  # a damaged EXIF block: the picture as stored
+    return orientation if orientation in range(1, 9) else 1
+
+
+def _reduced_image(img):
+    """The picture decoded small (JPEG: draft mode), grey, boxed down to 32 x 32, as
+    stored."""
+    from PIL import Image
+
     if img.format == "JPEG":
         img.draft("L", (_DRAFT, _DRAFT))
     img.load()
-    img = _grey(img)
-    small = img.resize((HASH_SIDE, HASH_SIDE), Image.Resampling.BOX)
+    return _grey(img).resize((HASH_SIDE, HASH_SIDE), Image.Resampling.BOX)
+
+
+def _shown(small, orientation: int) -> np.ndarray:
+    """A 32 x 32 grey picture as stored, turned as its EXIF orientation says, as floats."""
+    from PIL import Image
+
     if orientation in range(2, 9):
         method = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
                   4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE,
                   6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
                   8: Image.Transpose.ROTATE_90}[orientation]
         small = small.transpose(method)
-    if orientation in _QUARTER_TURNS:
-        width, height = height, width
-    return np.asarray(small, np.float64), width, height
+    return np.asarray(small, np.float64)
+
+
+# ------------------------------------------------------------- the Exif thumbnail
+
+#: JPEGs of at least this many pixels may be hashed from their Exif thumbnail: decoding
+#: them costs their whole entropy-coded data even in draft mode (some 30 ms for 12 MP)
+THUMBNAIL_MIN_PIXELS = 2_000_000
+#: the top share of the picture decoded to check its thumbnail against
+THUMBNAIL_BAND = 0.05
+#: the least of the file read first for the band (more when its top is dense)
+_BAND_PREFIX = 1 << 18
+_BAND_GRID = (32, 2)  # the band and the thumbnail's same band are compared as these cells
+_BAND_MEAN, _BAND_MAX = 2.0, 16.0  # the largest mean and largest cell difference (of 255)
+#: SOF markers of Huffman-coded sequential JPEGs; any other frame takes the full decode
+_SEQUENTIAL = (0xC0, 0xC1)
+_OTHER_FRAMES = frozenset({0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+
+
+def _thumbnail_grey(img):
+    """The 32 x 32 grey picture (as stored) from the JPEG's Exif thumbnail, or None when
+    the thumbnail may not show the picture as it is now.
+
+    A camera writes a small JPEG of the photo into the Exif block; a tool that edits the
+    photo may copy that block unchanged, so the thumbnail is used only when all hold:
+    the picture is a sequential JPEG of :data:`THUMBNAIL_MIN_PIXELS` or more whose Exif
+    width and height are its own (a crop or resize that kept the old block fails); the
+    thumbnail decodes, is at least 128 pixels long and has the picture's proportions
+    (within 2 %: no black bars); and the picture's top :data:`THUMBNAIL_BAND`, decoded
+    (only that much of the file's data is read), matches the thumbnail's top within a
+    few grey levels (a brightened or replaced picture fails).  A file that does not end
+    as a JPEG ends (cut short by a copy, say) is decoded whole, so that it fails as
+    it did."""
+    from PIL import ExifTags, Image
+
+    width, height = img.size
+    if img.format != "JPEG" or width * height < THUMBNAIL_MIN_PIXELS:
+        return None
+    try:
+        exif = img.getexif()
+        sizes = exif.get_ifd(ExifTags.IFD.Exif)
+        ifd1 = exif.get_ifd(ExifTags.IFD.IFD1)
+        if (sizes.get(0xA002), sizes.get(0xA003)) != (width, height):
+            return None
+        start, length = int(ifd1.get(0x0201, -1)), int(ifd1.get(0x0202, -1))
+        raw = img.info.get("exif") or b""
+        if not raw.startswith(b"Exif\x00\x00") or start < 0 or length <= 0:
+            return None
+        data = raw[6 + start:6 + start + length]
+        if len(data) != length or not data.startswith(b"\xff\xd8"):
+            return None
+        thumb = Image.open(io.BytesIO(data))
+        if thumb.format != "JPEG":
+            return None
+        thumb.draft("L", thumb.size)
+        thumb.load()
+        thumb = _grey(thumb)
+        tw, th = thumb.size
+        if max(tw, th) < 128 or abs(tw * height - th * width) > 0.02 * th * width:
+            return None
+        band, rows = _top_band(img)
+        if band is None:
+            return None
+        ours = np.asarray(band.resize(_BAND_GRID, Image.Resampling.BOX), np.float64)
+        theirs = np.asarray(thumb.resize(_BAND_GRID, Image.Resampling.BOX,
+                                         box=(0, 0, tw, th * rows / height)), np.float64)
+        diff = np.abs(ours - theirs)
+        if diff.mean() > _BAND_MEAN or diff.max() > _BAND_MAX:
+            return None
+        return thumb.resize((HASH_SIDE, HASH_SIDE), Image.Resampling.BOX)
+    except Exception:  # anything odd about the thumbnail: decode the picture itself
+        return None
+
+
+def _top_band(img):
+    """(the picture's top rows decoded grey at 1/8 scale, how many rows of the picture
+    they are), or (None, 0).  The rows are decoded from a copy of the file's start whose
+    frame header says the picture is only that tall, so the decoder stops there; a start
+    too short for them fails to decode (Pillow: "truncated"), and the whole file is
+    read."""
+    from PIL import Image
+
+    fp = img.fp
+    where = fp.tell()
+    try:
+        size = fp.seek(0, os.SEEK_END)
+        fp.seek(max(0, size - 4096))
+        if not fp.read().rstrip(b"\0").endswith(b"\xff\xd9"):
+            return None, 0  # truncated (or data after the picture): decode it whole
+        fp.seek(0)
+        data = fp.read(max(_BAND_PREFIX, int(size * 3 * THUMBNAIL_BAND)))
+        try:
+            return _decode_band(data, *img.size)
+        except Exception:
+            if len(data) >= size:
+                raise
+        return _decode_band(data + fp.read(), *img.size)
+    finally:
+        fp.seek(where)
+
+
+def _decode_band(data: bytes, width: int, height: int):
+    """The top band of the JPEG in ``data`` (see :func:`_top_band`)."""
+    from PIL import Image
+
+    at = _frame_header(data)
+    if at < 0:
+        raise ValueError("no sequential frame header")
+    count = data[at + 9]
+    vmax = max((data[at + 11 + 3 * c] & 0x0F for c in range(count)), default=1)
+    unit = 8 * max(vmax, 1)  # rows of one MCU
+    rows = max(unit, -(-int(height * THUMBNAIL_BAND) // unit) * unit)
+    if rows >= height:
+        return None, 0
+    patched = data[:at + 5] + rows.to_bytes(2, "big") + data[at + 7:]
+    band = Image.open(io.BytesIO(patched))
+    band.draft("L", (-(-width // 8), rows // 8))
+    band.load()
+    return _grey(band), rows
+
+
+def _frame_header(data: bytes) -> int:
+    """Where the JPEG's sequential Huffman frame header (SOF0 or SOF1) starts, or -1 (a
+    progressive, lossless or arithmetic-coded JPEG, or markers that do not parse)."""
+    i = 2
+    n = len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            return -1
+        marker = data[i + 1]
+        if marker == 0xFF:  # a fill byte
+            i += 1
+            continue
+        if marker in (0xDA, 0xD9) or marker in _OTHER_FRAMES:
+            return -1
+        if marker in _SEQUENTIAL:
+            return i if i + 10 <= n and i + 10 + 3 * data[i + 9] <= n else -1
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return -1
 
 
 def _grey(img):
