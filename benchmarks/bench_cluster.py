@@ -87,6 +87,18 @@ def write_dataset(folder: str, n: int, part_rows: int) -> int:
 
 
 def _peak_rss() -> int:
+    """This process's own peak resident memory: VmHWM, the high-water mark of its own
+    address space.  Not getrusage's ru_maxrss, which on Linux keeps the largest of the
+    process's and its parent's at the fork (exec records the old address space's mark):
+    every worker of a LocalCluster started by a client that had just written a large
+    dataset reported that client's size, the same to the MiB on every worker."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
