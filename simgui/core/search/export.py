@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import base64
 import csv
-import json
+import itertools
 import math
+import operator
+import re
 from collections.abc import Iterable
+from json.encoder import encode_basestring_ascii
 from typing import TextIO
 
 from simgui.core.search.groups import Group, Member
@@ -86,16 +89,123 @@ def group_rows(groups: Iterable[Group]) -> Iterable[dict]:
 
 def write_groups(groups: Iterable[Group], out: TextIO, fmt: str = "csv") -> None:
     """``fmt`` "csv": one row per file; "json": a list of groups, each with its files
-    (see :func:`json_ready` for names that are not UTF-8)."""
-    if fmt == "json":
-        doc = [{"group": g.id, "files": [json_ready({k: v for k, v in row.items()
-                                                    if k != "group"})
-                                         for row in group_rows([g])]} for g in groups]
-        json.dump(doc, out, indent=1)
-        out.write("\n")
-    elif fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(group_rows(groups))
-    else:
+    (see :func:`json_ready` for names that are not UTF-8).
+
+    The text is what ``csv.DictWriter`` over :func:`group_rows`, and ``json.dump(...,
+    indent=1)`` over those rows made ready by :func:`json_ready`, write, byte for byte;
+    but written a batch of files at a time from columns, without a dict per row or a
+    Python call per field: JSON's indenting encoder, which is pure Python, took most
+    of ``simgui groups``' time (issue 25)."""
+    if fmt not in ("csv", "json"):
         raise ValueError(f"unknown format {fmt!r} (csv or json)")
+    groups = iter(groups)
+    if fmt == "csv":
+        csv.writer(out).writerow(FIELDS)
+        while batch := list(itertools.islice(groups, _BATCH_GROUPS)):
+            out.write("".join(_csv_rows(batch)))
+        return
+    first = True
+    while batch := list(itertools.islice(groups, _BATCH_GROUPS)):
+        out.write((",\n" if not first else "[\n") + ",\n".join(_json_groups(batch)))
+        first = False
+    out.write("[]\n" if first else "\n]\n")
+
+
+#: groups written at a time (their text is built in memory, then written)
+_BATCH_GROUPS = 2000
+_FILE_FIELDS = operator.attrgetter("path", "size", "identical", "key_distance",
+                                   "sum_distance", "similarity", "copy_of")
+
+
+def _plain(values: list, kind: type) -> list:
+    """``values`` as ``kind`` (int, float, bool, str), untouched when they already are
+    (then the text is what the csv and json modules would write for them)."""
+    return values if set(map(type, values)) <= {kind} else list(map(kind, values))
+
+
+def _columns(groups: list[Group]) -> list[list]:
+    """The values of :func:`member_row` as columns (group, role, path, size, identical,
+    key_distance, sum_distance, similarity, copy_of), one row per file of ``groups``."""
+    members = [m for g in groups for m in (g.reference, *g.members)]
+    ids = [g.id for g in groups for _ in range(1 + len(g.members))]
+    roles = [role for g in groups for role in ("reference", *("member",) * len(g.members))]
+    if not members:
+        return [[] for _ in FIELDS]
+    paths, sizes, identical, key_distance, sum_distance, similarity, copy_of = (
+        list(column) for column in zip(*map(_FILE_FIELDS, members)))
+    identical = [same and role != "reference"
+                 for same, role in zip(_plain(identical, bool), roles)]
+    similarity = [None if v != v else round(v, 2) for v in _plain(similarity, float)]
+    return [_plain(ids, int), roles, _plain(paths, str), _plain(sizes, int), identical,
+            list(map(round, _plain(key_distance, float), itertools.repeat(4))),
+            _plain(sum_distance, int), similarity, _plain(copy_of, str)]
+
+
+_CSV_ROW = "{},{},{},{},{},{},{},{},{}\r\n".format  # csv's default dialect, excel
+#: what makes csv quote a field (QUOTE_MINIMAL): the delimiter, the quote, a line end
+_CSV_QUOTED = re.compile(r'[,"\r\n]')
+
+
+def _csv_texts(texts: list[str]) -> list[str]:
+    """Each text as csv writes it: in quotes, its quotes doubled, where it must be."""
+    if not _CSV_QUOTED.search("".join(texts)):
+        return texts
+    return ['"' + t.replace('"', '""') + '"' if _CSV_QUOTED.search(t) else t for t in texts]
+
+
+def _csv_rows(groups: list[Group]) -> map:
+    """Each file of ``groups`` as the row ``csv.writer`` writes for :func:`member_row`."""
+    ids, roles, paths, sizes, identical, key_distance, sum_distance, similarity, copy_of = \
+        _columns(groups)
+    return map(_CSV_ROW, ids, roles, _csv_texts(paths), sizes, identical,
+               map(repr, key_distance), sum_distance,
+               ["" if v is None else repr(v) for v in similarity], _csv_texts(copy_of))
+
+
+_JSON_FILE = ("   {{\n"
+              "    \"role\": \"{}\",\n"
+              "    \"path\": {}{},\n"
+              "    \"size\": {},\n"
+              "    \"identical\": {},\n"
+              "    \"key_distance\": {},\n"
+              "    \"sum_distance\": {},\n"
+              "    \"similarity\": {},\n"
+              "    \"copy_of\": {}{}\n"
+              "   }}").format
+_JSON_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}  # as json writes them
+
+
+def _json_groups(groups: list[Group]) -> list[str]:
+    """Each group as ``json.dump(..., indent=1)`` writes it as an item of the list."""
+    ids, roles, paths, sizes, identical, key_distance, sum_distance, similarity, copy_of = \
+        _columns(groups)
+    floats = [_JSON_FLOATS.get(text, text) for text in map(repr, key_distance)]
+    texts = map(_JSON_FILE, roles, *_json_texts(paths, ",\n    \"path_base64\": "),
+                map(repr, sizes), ["true" if v else "false" for v in identical], floats,
+                map(repr, sum_distance),
+                ["null" if v is None else _JSON_FLOATS.get(t, t)
+                 for v, t in zip(similarity, map(repr, similarity))],
+                *_json_texts(copy_of, ",\n    \"copy_of_base64\": "))
+    files = list(texts)
+    out, start = [], 0
+    for g in groups:
+        end = start + 1 + len(g.members)
+        out.append(f" {{\n  \"group\": {int(g.id)!r},\n  \"files\": [\n"
+                   + ",\n".join(files[start:end]) + "\n  ]\n }")
+        start = end
+    return out
+
+
+def _json_texts(texts: list[str], base64_key: str) -> tuple[list[str], list[str]]:
+    """JSON of each text as :func:`json_ready` makes it ready, and what follows it: its
+    exact bytes in base64 under ``base64_key`` when it is not UTF-8, else nothing."""
+    try:
+        "".join(texts).encode("utf-8")
+        bad = None
+    except UnicodeEncodeError:
+        bad = [_bad_utf8(t) for t in texts]
+    if bad is None:
+        return list(map(encode_basestring_ascii, texts)), [""] * len(texts)
+    return ([encode_basestring_ascii(_readable(t) if b else t) for t, b in zip(texts, bad)],
+            [f"{base64_key}\"{base64.b64encode(_exact(t)).decode('ascii')}\"" if b else ""
+             for t, b in zip(texts, bad)])
