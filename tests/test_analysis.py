@@ -143,6 +143,11 @@ def test_groups_at_any_tolerance_equal_the_brute_force_rule(files, tol, with_ref
     # the one-tolerance path (the command line's) agrees
     assert sorted([g.reference.path] + sorted(m.path for m in g.members)
                   for g in find_groups(files, tolerances, references=refs)) == expected
+    # every group as objects at once is each group as objects, field for field (with
+    # Python values, not numpy scalars; repr, as an unknown similarity is NaN)
+    assert repr(table.groups()) == repr([table.group(g) for g in range(len(table))])
+    assert all(type(m.size) is int and type(m.similarity) is float and type(m.identical) is bool
+               for g in table.groups() for m in g.files)
 
 
 @settings(max_examples=40, deadline=None)

@@ -119,4 +119,22 @@ class GroupTable:
         return Group(g + 1, self.member(lo), tuple(self.member(r) for r in range(lo + 1, hi)))
 
     def groups(self) -> list[Group]:
-        return [self.group(g) for g in range(len(self))]
+        """Every group as objects (what :meth:`group` gives, for all of them): the
+        columns are taken as Python values once, not a numpy scalar per field, which was
+        most of the time of ``simgui groups`` after the search on /usr."""
+        rows = self.rows.tolist()
+        files = self.files
+        index = self.original_index.tolist()
+        sizes, mtimes = files.sizes.tolist(), files.mtimes_ns.tolist()
+        devices, inodes = files.devices.tolist(), files.inodes.tolist()
+        paths, hashes = files.paths, files.hashes
+        identical, key_distance = self.identical.tolist(), self.key_distance.tolist()
+        sum_distance, similarity = self.sum_distance.tolist(), self.similarity.tolist()
+        copy_of = self.copy_of.tolist()
+        members = [Member(index[f], paths[f], sizes[f], mtimes[f], devices[f], inodes[f],
+                          hashes[f], identical[r], key_distance[r], sum_distance[r],
+                          similarity[r], paths[rows[copy_of[r]]] if copy_of[r] >= 0 else "")
+                   for r, f in enumerate(rows)]
+        start = self.start.tolist()
+        return [Group(g + 1, members[start[g]], tuple(members[start[g] + 1:start[g + 1]]))
+                for g in range(len(start) - 1)]
