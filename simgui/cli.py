@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=0, metavar="N",
                    help=f"reader threads, up to {_MAX_WORKERS} (default 0: one per CPU core)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, summary only")
+    p.add_argument("--identical-only", action="store_true",
+                   help="find identical copies only: read only files that share a size with "
+                        "another, as far as they match (first 4 KiB, then whole); no sum "
+                        "tables, so a later full scan reads them (and reuses the hashes)")
     p.set_defaults(run=cmd_scan)
 
     p = commands.add_parser("inspect", help="show sum tables and keys of files",
@@ -144,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table on a terminal, else json (the default when piped)")
     p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
                    help="prefer files in DIR as group references (repeatable)")
+    p.add_argument("--identical-only", action="store_true",
+                   help="identical copies only (equal size and content hash): no similar "
+                        "search, so it works on a 'scan --identical-only' store too, and the "
+                        "search options do not apply")
     p.set_defaults(run=cmd_groups)
 
     p = commands.add_parser("similar", parents=[db, search], help="files similar to one file",
@@ -161,7 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
                                         "before acting, and every step is journaled.")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--identical-only", action="store_true",
-                       help="act only on files identical to the kept copy (the default)")
+                       help="groups of identical copies only (equal size and content hash, "
+                            "no similar search: works on a 'scan --identical-only' store "
+                            "too), and act on the copies of the kept file; without it, the "
+                            "similar search's groups, acting on identical copies too")
     which.add_argument("--include-similar", action="store_true",
                        help="also act on files only similar to the kept copy, after "
                             "listing each with its similarity (hard links are only ever "
@@ -222,7 +233,8 @@ def cmd_scan(args) -> int:
     line = _ProgressLine(args.quiet)
     with _open_store(args) as store:
         try:
-            rep = scan(store, args.paths, options, progress=line)
+            rep = scan(store, args.paths, options, progress=line,
+                       identical_only=args.identical_only)
         except Cancelled:
             line.clear()
             print("simgui: scan cancelled; what was read is saved, and scanning again "
@@ -240,6 +252,14 @@ def cmd_scan(args) -> int:
           f"{rep.skipped} skipped, {rep.hard_links} hard links, "
           f"{rep.files_forgotten} no longer found (gone, left out, or now another name of a "
           "file read) and dropped from the store.", file=sys.stderr)
+    if rep.identical is not None:
+        found = rep.identical
+        print(f"Identical copies: {len(found.sets):,} sets, {found.copies:,} files that are a "
+              f"copy of another ({found.files_hashed:,} files hashed, {found.files_reused:,} "
+              "hashes reused)" + (". Only identical copies were looked for: 'simgui groups "
+                                  "--identical-only' lists them; 'simgui scan' without "
+                                  "--identical-only reads the files for similar ones too."
+                                  if args.identical_only else "."), file=sys.stderr)
     if rep.files_fingerprinted:
         print(f"{rep.files_fingerprinted} unchanged files were read once more: an older simgui "
               "stored them without the content fingerprints that confirm similar files.",
@@ -330,6 +350,31 @@ def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
     return files, groups, references
 
 
+def _identical_groups(args, store: Store, *, protecting: bool = False):
+    """--identical-only: the files with a copy, their groups of equal size and content
+    hash (simgui.core.search.identical: no similar search and no kernel, so a store
+    that 'scan --identical-only' filled works too), and the checked --reference folders."""
+    from simgui.core.search.identical import identical_groups
+    from simgui.core.search.ignoring import groups_without_ignored
+
+    references = []
+    for folder in args.reference:
+        path = os.path.abspath(os.path.expanduser(folder))
+        if not os.path.isdir(path):
+            raise CommandError(f"--reference {folder}: no such folder")
+        # any stored file, copy or not, under its name or with links resolved
+        if not any(store.known_hashes([os.fsencode(p)]) for p in {path, os.path.realpath(path)}):
+            message = f"--reference {folder}: no stored file is in it"
+            if protecting:
+                raise CommandError(f"{message}, so it would protect nothing; nothing was "
+                                   "changed (scan it first, or check the path)")
+            print(f"simgui: {message}", file=sys.stderr)
+        references.append(path)
+    table = identical_groups(store.identical_files(), references)
+    groups = groups_without_ignored(table.groups(), ignored.ignored_pairs(store))
+    return table.files, groups, references
+
+
 def cmd_pairs(args) -> int:
     from simgui.core.search.keys import SCHEMES
     from simgui.core.search.pairs import similar_pairs
@@ -350,7 +395,10 @@ def cmd_groups(args) -> int:
 
     tol = _tolerances(args)  # the options' mistakes before the store's
     with _open_store(args) as store:
-        _, groups, _ = _groups(args, store, tol)
+        if args.identical_only:
+            _, groups, _ = _identical_groups(args, store)
+        else:
+            _, groups, _ = _groups(args, store, tol)
     fmt = _output_format(args.format, "json")
     if fmt == "table":
         _print_groups_table(groups)
@@ -495,7 +543,10 @@ def cmd_remove(args) -> int:
     with _open_store(args) as store:
         if not store.read_only:  # (--dry-run on a store it cannot write: plan only)
             journal.recover(store)
-        files, groups, references = _groups(args, store, tol, protecting=True)
+        if args.identical_only:  # no similar search: a 'scan --identical-only' store too
+            files, groups, references = _identical_groups(args, store, protecting=True)
+        else:
+            files, groups, references = _groups(args, store, tol, protecting=True)
         # moved files keep their paths below whichever scanned folder holds them
         roots = store.scanned_roots()
         if args.move_to:

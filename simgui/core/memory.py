@@ -21,9 +21,12 @@ says so when it cannot.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import gc
 import os
 import sys
+from collections.abc import Callable, Iterator
 
 #: glibc's mallopt parameters (malloc.h).
 _M_TRIM_THRESHOLD = -1
@@ -75,3 +78,32 @@ def available_memory() -> int | None:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, AttributeError):
         return None
+
+
+def pause_collector() -> Callable[[], None]:
+    """Pause Python's cyclic garbage collector; returns the function that resumes it as
+    it was (once, however often called).  A scan or a bulk read makes a few tuples per
+    file and no cycles: the collector scanning them again and again took a fifth of
+    ``scan --identical-only`` on /usr, and half of making Store's rows."""
+    was = gc.isenabled()
+    gc.disable()
+    done = False
+
+    def resume() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            if was:
+                gc.enable()
+
+    return resume
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """:func:`pause_collector` for a ``with`` block, resumed also on an error."""
+    resume = pause_collector()
+    try:
+        yield
+    finally:
+        resume()

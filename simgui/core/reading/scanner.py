@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import errno
 import fnmatch
+import functools
+import operator
 import os
 import stat
 import threading
@@ -23,17 +25,18 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import xxhash
 
-from simgui.core.reading.fingerprints import FingerprintBuilder
+from simgui.core.reading import identical as identical_stage
 from simgui.core.reading.names import (  # noqa: F401  (exclude_pattern: re-exported)
     REGEX_PREFIX, _regex, exclude_pattern, extension_of,
 )
 from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
+from simgui.core.memory import pause_collector
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
-from simgui.core.reading.sumtable import SumTableBuilder
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 
 _READ_SIZE = 1 << 20
@@ -91,6 +94,8 @@ class ScanReport:
     elapsed: float = 0.0
     status: str = "running"
     issues: list[tuple[str, str, str]] = field(default_factory=list)
+    #: what the identical stage found (simgui.core.reading.identical), once it is done
+    identical: identical_stage.IdenticalFound | None = None
 
     @property
     def errors(self) -> int:
@@ -101,8 +106,9 @@ class ScanReport:
         return sum(1 for _, kind, _ in self.issues if kind == "skipped")
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):
+    """A regular file as the walk saw it (a tuple: a rescan makes one per file)."""
+
     path: str
     size: int
     mtime_ns: int
@@ -110,8 +116,17 @@ class _Found:
     inode: int
 
 
+_BY_NAME = operator.attrgetter("name")
+#: _Found from a tuple of its fields, made in C (its own __new__ is a Python call)
+_found = functools.partial(tuple.__new__, _Found)
+
+
 class _Walker:
-    """Depth-first walk yielding regular files; records what it skips and why."""
+    """Depth-first walk yielding regular files; records what it skips and why.
+
+    A rescan of an unchanged tree is mostly this walk, so its loop does per entry only
+    what it must: the name sort, the exclusion test and the test for links take no call
+    into Python when there is nothing to exclude and links are not followed."""
 
     def __init__(self, options: ScanOptions, issue, ignore: set[str] = frozenset()):
         self.options = options
@@ -140,44 +155,52 @@ class _Walker:
                 yield found
 
     def _walk_dir(self, root: str, root_stat: os.stat_result) -> Iterable[_Found]:
+        follow = self.options.follow_symlinks
+        excluded = self.options.excluded if self.options.excludes else None
+        visited, issue, file = self.visited_dirs, self.issue, self._file
+        is_dir = stat.S_ISDIR
         stack = [(root, root_stat)]
         while stack:
             folder, st = stack.pop()
             ident = (st.st_dev, st.st_ino)
-            if ident in self.visited_dirs:
-                if self.options.follow_symlinks:
-                    self.issue(folder, "skipped", "folder already scanned (link loop or repeat)")
+            if ident in visited:
+                if follow:
+                    issue(folder, "skipped", "folder already scanned (link loop or repeat)")
                 continue
-            self.visited_dirs.add(ident)
+            visited.add(ident)
             try:
                 with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                    entries = sorted(it, key=_BY_NAME)
             except OSError as exc:
-                self.issue(folder, "error", _why(exc))
+                issue(folder, "error", _why(exc))
                 continue
             subfolders = []
             for entry in entries:
-                if self.options.excluded(entry.name, entry.path):
+                if excluded is not None and excluded(entry.name, entry.path):
                     continue
+                link = False
                 try:
-                    link = entry.is_symlink()
-                    if link and not self.options.follow_symlinks:
-                        continue
-                    st = os.stat(entry.path) if link else entry.stat(follow_symlinks=False)
+                    if entry.is_symlink():
+                        if not follow:
+                            continue
+                        link = True
+                        st = os.stat(entry.path)
+                    else:
+                        st = entry.stat(follow_symlinks=False)
                 except FileNotFoundError:
                     if link:
-                        self.issue(entry.path, "skipped", "broken symbolic link")
+                        issue(entry.path, "skipped", "broken symbolic link")
                     continue  # else it vanished during the walk: nothing to scan
                 except OSError as exc:
                     # a link that leads nowhere, round in a circle, is no more an error
                     # than one that leads to nothing
                     loop = link and exc.errno == errno.ELOOP
-                    self.issue(entry.path, "skipped" if loop else "error", _why(exc))
+                    issue(entry.path, "skipped" if loop else "error", _why(exc))
                     continue
-                if stat.S_ISDIR(st.st_mode):
+                if is_dir(st.st_mode):
                     subfolders.append((entry.path, st))
                 else:
-                    found = self._file(entry.path, st)
+                    found = file(entry.path, st)
                     if found:
                         yield found
             stack.extend(reversed(subfolders))  # visit in name order
@@ -188,14 +211,16 @@ class _Walker:
         if not stat.S_ISREG(st.st_mode):
             self.issue(path, "skipped", f"not a regular file ({_kind(st.st_mode)})")
             return None
-        if st.st_size < self.options.min_size:
+        size = st.st_size
+        if size < self.options.min_size:
             return None
-        ident = (st.st_dev, st.st_ino)
-        if ident in self.seen_inodes:
+        ident = (device, inode) = (st.st_dev, st.st_ino)
+        seen = self.seen_inodes
+        if ident in seen:
             self.hard_links += 1  # the same file under another name: scanned once
             return None
-        self.seen_inodes.add(ident)
-        return _Found(path, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
+        seen.add(ident)
+        return _found((path, size, st.st_mtime_ns, device, inode))
 
 
 def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
@@ -206,6 +231,11 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
     Never opens anything but a regular file, and refuses a result if the file
     changed while it was read.
     """
+    # the kernels (numba) load with the first file read, not with the scanner: a rescan
+    # that reads nothing and 'scan --identical-only' start without them
+    from simgui.core.reading.fingerprints import FingerprintBuilder
+    from simgui.core.reading.sumtable import SumTableBuilder
+
     encoded = os.fsencode(path)
     ext = extension_of(path)
     try:
@@ -272,8 +302,18 @@ def _failed(path: bytes, ext: str, why: str, st: os.stat_result | None = None) -
 
 
 def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions = ScanOptions(),
-         progress: ProgressCallback | None = None) -> ScanReport:
+         progress: ProgressCallback | None = None, *, identical_only: bool = False,
+         on_identical: identical_stage.IdenticalHook | None = None) -> ScanReport:
     """Scan ``roots`` into ``store``; returns a report.
+
+    Identical copies first (simgui.core.reading.identical): the files that share a size
+    with another and whose hash the store lacks are read before the rest (progress
+    phase "identical copies"), then ``on_identical`` is called on this thread with the
+    sets of identical files, saved by then, and the rest is read ("reading").  With
+    ``identical_only`` the scan stops there: every walked file is stored with its size
+    and identity, and the files it compared with their content hash (by size, then
+    the first 4 KiB, then the whole), none with a sum table, so a later full scan reads
+    them and reuses nothing but the hashes.
 
     Raises :class:`Cancelled` when ``progress`` returns False (or on
     KeyboardInterrupt), after saving what was read so far.
@@ -297,40 +337,92 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
     store_files = {str(store.path.absolute()) + suffix
                    for suffix in ("", "-wal", "-shm", "-journal")}
     walker = _Walker(options, issue, ignore=store_files)
+    # the walk and the identical stage make tuples by the hundred thousand, no cycles
+    resume_collector = pause_collector()
     try:
         # 1. walk, and decide what needs reading
-        known = store.known_files([os.fsencode(r) for r in roots])
+        encoded_roots = [os.fsencode(r) for r in roots]
+        known = {} if identical_only else store.known_files(encoded_roots)
         seen: set[bytes] = set()
-        to_read: list[_Found] = []
+        walked: list[_Found] = []
+        walked_paths: list[bytes] = []
+        to_read: list[bool] = []  # per walked file, for a full scan
         last_report = 0.0
         for root in roots:
             for found in walker.walk(root):
                 encoded = os.fsencode(found.path)
                 seen.add(encoded)
+                walked.append(found)
+                walked_paths.append(encoded)
                 rep.files_found += 1
                 rep.bytes_found += found.size
-                old = known.get(encoded)
-                same = (old is not None and old.ok and old.tagset_id == tagset_id
-                        and (old.size, old.mtime_ns, old.device, old.inode)
-                        == (found.size, found.mtime_ns, found.device, found.inode))
-                if (same and (old.fingerprinted or not options.fingerprints)
-                        and (old.pictured  # pictures stored before their hashes: read again
-                             or extension_of(found.path) not in picture_extensions())):
-                    rep.files_unchanged += 1
-                else:
-                    rep.files_fingerprinted += same
-                    to_read.append(found)
-                if elapsed() - last_report >= _PROGRESS_EVERY_SECONDS:
+                if not identical_only:
+                    old = known.get(encoded)
+                    same = (old is not None and old.ok and old.tagset_id == tagset_id
+                            and (old.size, old.mtime_ns, old.device, old.inode)
+                            == (found.size, found.mtime_ns, found.device, found.inode))
+                    if (same and (old.fingerprinted or not options.fingerprints)
+                            and (old.pictured  # pictures stored before their hashes: read again
+                                 or extension_of(found.path) not in picture_extensions())):
+                        rep.files_unchanged += 1
+                        to_read.append(False)
+                    else:
+                        rep.files_fingerprinted += same
+                        to_read.append(True)
+                # (the clock every 64 files: on a tree of small files it was a cost)
+                if not rep.files_found & 63 and elapsed() - last_report >= \
+                        _PROGRESS_EVERY_SECONDS:
                     last_report = elapsed()
                     report(progress, Progress("walking", rep.files_found, None, 0, None,
-                                              elapsed(), found.path))
+                                              last_report, found.path))
+        # (id, size, mtime_ns, device, inode, content hash) of each stored file: a hash of
+        # an unchanged file is reused, not read again (not asked for when nothing is read
+        # and nobody waits for the identical copies: a rescan of an unchanged tree)
+        hashed = identical_only or on_identical is not None or any(to_read)
+        stored = store.known_hashes(encoded_roots) if hashed else {}
+        known_hash = []
+        for found, encoded in zip(walked, walked_paths):
+            row = stored.get(encoded)
+            known_hash.append(row[5] if row is not None and row[1:5] == (
+                found.size, found.mtime_ns, found.device, found.inode) else None)
 
-        # 2. read changed and new files on the pool; save in batches on this thread
-        _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_save,
-                  progress, started, seen)
+        if identical_only:
+            # 2. the identical stage alone: hash what shares a size, store every file
+            _identical_only(store, walked, walked_paths, known_hash, stored, options, rep,
+                            issue, issues_to_save, progress, started, seen, on_identical)
+            gone = [row[0] for path, row in stored.items() if path not in seen]
+        else:
+            # 2. read changed and new files on the pool, saving in batches on this thread:
+            # first those that share a size with another file and whose hash is not
+            # stored (the identical copies), then the rest
+            share = identical_stage.sharing_size([f.size for f in walked])
+            first = [f for f, read, shared, h in zip(walked, to_read, share, known_hash)
+                     if read and shared and h is None]
+            rest = [f for f, read, shared, h in zip(walked, to_read, share, known_hash)
+                    if read and not (shared and h is None)]
+            resume_collector()  # the reading may run long: cycles are collected again
+            read_hashes: dict[str, bytes] = {}
+            bytes_before = rep.bytes_read
+            report(progress, Progress(identical_stage.PHASE, 0, len(first), 0,
+                                      sum(f.size for f in first), elapsed()))
+            _read_all(store, first, tags, tagset_id, options, rep, issue, issues_to_save,
+                      progress, started, seen, phase=identical_stage.PHASE,
+                      hashes=read_hashes)
+            hashes = [read_hashes.get(f.path, h) if shared else None
+                      for f, h, shared in zip(walked, known_hash, share)]
+            sets = identical_stage.identical_sets([f.size for f in walked], hashes)
+            if hashed:  # (else the stored hashes were not asked for: nothing to tell)
+                rep.identical = identical_stage.IdenticalFound(
+                    [[walked[i].path for i in s] for s in sets], len(read_hashes),
+                    sum(1 for h, shared in zip(known_hash, share) if shared and h is not None),
+                    rep.bytes_read - bytes_before, elapsed())
+            if on_identical is not None:
+                on_identical(rep.identical)
+            _read_all(store, rest, tags, tagset_id, options, rep, issue, issues_to_save,
+                      progress, started, seen)
+            gone = [k.id for path, k in known.items() if path not in seen]
 
         # 3. forget files that are gone (only after a complete walk and read)
-        gone = [k.id for path, k in known.items() if path not in seen]
         rep.files_forgotten = store.forget_files(gone)
         rep.status = "completed"
     except (Cancelled, KeyboardInterrupt):
@@ -340,6 +432,7 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
         rep.status = "failed"
         raise
     finally:
+        resume_collector()
         rep.hard_links = walker.hard_links
         rep.elapsed = elapsed()
         try:
@@ -353,9 +446,68 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
     return rep
 
 
+def _identical_only(store, walked, walked_paths, known_hash, stored, options, rep, issue,
+                    issues_to_save, progress, started, seen, on_identical) -> None:
+    """``scan --identical-only``'s reading and saving: the identical stage's hashes, and
+    a row for every walked file that is new or changed, or was hashed now."""
+    copies = identical_stage.IdenticalCopies()
+    try:
+        identical_stage.find_identical(walked, known_hash, workers=options.workers,
+                                       progress=progress, started=started, result=copies)
+    except (Cancelled, KeyboardInterrupt):
+        # keep the hashes read so far (and the failures): the next scan starts from them
+        _save_identical(store, walked, walked_paths, stored, copies, rep, issue,
+                        issues_to_save, seen, only_read=True)
+        raise
+    _save_identical(store, walked, walked_paths, stored, copies, rep, issue, issues_to_save,
+                    seen)
+    rep.identical = identical_stage.IdenticalFound(
+        identical_stage.sets_of_paths(walked, copies), copies.files_hashed,
+        copies.files_reused, copies.bytes_read, copies.elapsed)
+    if on_identical is not None:
+        on_identical(rep.identical)
+
+
+def _save_identical(store, walked, walked_paths, stored, copies, rep, issue, issues_to_save,
+                    seen, only_read: bool = False) -> None:
+    """Store the identical stage's rows: each walked file new or changed, or hashed
+    (or failed) now; ``only_read``: only those hashed or failed (a cancelled scan)."""
+    rep.files_read = copies.files_hashed
+    rep.bytes_read = copies.bytes_read
+    rows: list[tuple] = []
+    for i, (found, encoded) in enumerate(zip(walked, walked_paths)):
+        if only_read and i not in copies.hashes and i not in copies.failed:
+            continue
+        row = stored.get(encoded)
+        unchanged = row is not None and row[1:5] == (found.size, found.mtime_ns, found.device,
+                                                   found.inode)
+        error = copies.failed.get(i)
+        digest = copies.hashes.get(i)
+        if error is not None:
+            why = _why(error)
+            issue(found.path, "error", why)
+            if why == VANISHED:
+                seen.discard(encoded)  # forgotten like any other file now gone
+                continue
+        elif digest is None and unchanged:
+            rep.files_unchanged += 1
+            continue  # as stored: a full scan's row, or this stage's from before
+        rows.append((encoded, found.size, found.mtime_ns, found.device, found.inode,
+                     extension_of(found.path), digest, None if error is None else _why(error)))
+    if rows:
+        store.save_walked(rows, rep.scan_id)
+    if issues_to_save:
+        store.add_issues(rep.scan_id, issues_to_save)
+        issues_to_save.clear()
+
+
 def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_save, progress,
-              started, seen) -> None:
+              started, seen, *, phase: str = "reading",
+              hashes: dict[str, bytes] | None = None) -> None:
+    """Read ``to_read`` on the pool and save it; progress as ``phase``, counting these
+    files only; ``hashes``: path -> content hash of each file read, filled in."""
     total_bytes = sum(f.size for f in to_read)
+    files_before, bytes_before = rep.files_read + rep.errors, rep.bytes_read
     workers = options.workers or os.cpu_count() or 1
     pending: list[FileRecord] = []
     last_save = last_report = time.monotonic()
@@ -375,6 +527,8 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
             rep.files_read += 1
             rep.bytes_read += record.size
             pending.append(record)
+            if hashes is not None:
+                hashes[found.path] = record.content_hash
             if record.picture_error is not None:
                 # its bytes were read (its copies are found): said, not counted unreadable
                 issue(found.path, "picture", record.picture_error)
@@ -422,9 +576,9 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
                     save()
                 if now - last_report >= _PROGRESS_EVERY_SECONDS or not in_flight:
                     last_report = now
-                    report(progress, Progress("reading", rep.files_read + rep.errors,
-                                              len(to_read), rep.bytes_read, total_bytes,
-                                              now - started, current))
+                    report(progress, Progress(
+                        phase, rep.files_read + rep.errors - files_before, len(to_read),
+                        rep.bytes_read - bytes_before, total_bytes, now - started, current))
         except BaseException as exc:
             stop.set()
             for future in in_flight:

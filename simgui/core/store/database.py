@@ -11,15 +11,18 @@ One thread writes: a Store object belongs to the thread that opened it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from simgui.core.memory import collector_paused
 from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, tags_from_hex, tags_to_hex
 
 if TYPE_CHECKING:
@@ -254,11 +257,52 @@ PICTURES_FROM = 5
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
+#: rows of one chunk of Store.files: each column of a chunk is one SQLite value, which
+#: must stay under SQLite's 1 GB length limit (MinHash signatures: 512 bytes a row)
+_FILES_CHUNK = 1 << 18
+#: one chunk of Store.files as one row: count, last path, 10 integer columns (each as
+#: decimal numbers and commas, SQLite's fastest way to give many integers at once), sum
+#: tables, signatures (zeros if none) and content hashes back to back, and paths,
+#: extensions and picture formats with NUL between them (no name holds one)
+_FILES_INTEGERS = (
+    "id", "size", "mtime_ns", "device", "inode", "coalesce(simhash, 0)",
+    "coalesce(picture_hash, 0)", "coalesce(picture_width, -1)", "coalesce(picture_height, -1)",
+    # fingerprinted, is a picture, and the content hash's length (-1: none)
+    "(minhash IS NOT NULL AND simhash IS NOT NULL) + 2 * (picture_hash IS NOT NULL) "
+    "+ 4 * (coalesce(length(content_hash), -1) + 1)")
+_FILES_CHUNK_SQL = (
+    "SELECT count(*), max(path), "
+    + "".join(f"group_concat({column}), " for column in _FILES_INTEGERS) +
+    "CAST(coalesce(group_concat(sum_table, ''), '') AS BLOB), "
+    "CAST(coalesce(group_concat(coalesce(minhash, zeroblob(" + str(4 * MINHASH_SLOTS) + ")), "
+    "''), '') AS BLOB), "
+    "CAST(coalesce(group_concat(content_hash, ''), '') AS BLOB), "
+    "CAST(group_concat(path, char(0)) AS BLOB), group_concat(extension, char(0)), "
+    "group_concat(coalesce(picture_format, ''), char(0)) "
+    "FROM (SELECT id, path, size, mtime_ns, device, inode, sum_table, content_hash, "
+    "extension, simhash, minhash, {pictures} FROM files "
+    "WHERE error IS NULL AND tagset_id = ? {after} ORDER BY path LIMIT ?)")
+#: one chunk of Store.known_files (paths at or under a root, after a path) as one row:
+#: count, last path, the paths with NUL between them, and its integers as decimal text
+_KNOWN_CHUNK_SQL = (
+    "SELECT count(*), max(path), CAST(group_concat(path, char(0)) AS BLOB), "
+    "group_concat(id), group_concat(size), group_concat(mtime_ns), group_concat(device), "
+    "group_concat(inode), group_concat(tagset), group_concat(flags) "
+    "FROM (SELECT path, id, size, mtime_ns, device, inode, coalesce(tagset_id, -1) AS tagset, "
+    # ok (a sum table and no error), fingerprinted, pictured
+    "(sum_table IS NOT NULL AND error IS NULL) + 2 * (minhash IS NOT NULL) "
+    "+ 4 * (picture_hash IS NOT NULL OR picture_error IS NOT NULL) AS flags FROM files "
+    "WHERE (path = ? OR (path > ? AND path < ?)) AND path > ? ORDER BY path LIMIT ?)")
 
 
-@dataclass(frozen=True)
-class KnownFile:
-    """What the store remembers of a path: enough to tell if it changed."""
+#: os.fsdecode is UTF-8 with surrogate escapes: Store.files decodes all paths at once
+_FS_UTF8 = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()) == (
+    "utf-8", "surrogateescape")
+
+
+class KnownFile(NamedTuple):
+    """What the store remembers of a path: enough to tell if it changed (a tuple, so
+    that ``known_files`` makes one per stored file without a Python call each)."""
 
     id: int
     size: int
@@ -598,20 +642,46 @@ class Store:
         return list(dict.fromkeys(root for (text,) in rows for root in json.loads(text)))
 
     def known_files(self, roots: Iterable[bytes]) -> dict[bytes, KnownFile]:
-        """Every stored file at or under the given roots, by path."""
+        """Every stored file at or under the given roots, by path.  A rescan asks for
+        every file: read in bulk (as :meth:`files` is), each KnownFile made in C."""
+        import numpy as np
+
         known: dict[bytes, KnownFile] = {}
-        sql = ("SELECT path, id, size, mtime_ns, device, inode, tagset_id, "
-               "sum_table IS NOT NULL AND error IS NULL, minhash IS NOT NULL, "
-               "picture_hash IS NOT NULL OR picture_error IS NOT NULL FROM files "
-               "WHERE path = ? OR (path > ? AND path < ?)")
-        for root in roots:
-            below = root.rstrip(b"/") + b"/"
-            # every path under 'root/' sorts between 'root/' and 'root0' ('0' follows '/')
-            with self._guard("reading the stored files"):
-                rows = self._db.execute(sql, (root, below, below[:-1] + b"0")).fetchall()
-            for row in rows:
-                known[row[0]] = KnownFile(row[1], row[2], row[3], row[4], row[5], row[6],
-                                          bool(row[7]), bool(row[8]), bool(row[9]))
+        make = functools.partial(tuple.__new__, KnownFile)
+        chunks = []
+        with self._guard("reading the stored files"):
+            own = not self._db.in_transaction  # the chunks: one snapshot of the store
+            if own:
+                self._db.execute("BEGIN")
+            try:
+                for root in roots:
+                    below = root.rstrip(b"/") + b"/"
+                    # every path under 'root/' sorts between 'root/' and 'root0' ('0'
+                    # follows '/'); the first chunk starts after b"", before every path
+                    after = b""
+                    while True:
+                        chunk = self._db.execute(
+                            _KNOWN_CHUNK_SQL, (root, below, below[:-1] + b"0", after,
+                                               _FILES_CHUNK)).fetchone()
+                        if chunk[0]:
+                            chunks.append(chunk)
+                        if chunk[0] < _FILES_CHUNK:
+                            break
+                        after = chunk[1]
+            finally:
+                if own:
+                    self._db.execute("COMMIT")
+        for n, _, paths, *columns in chunks:
+            values = [np.fromstring(text, np.int64, sep=",") for text in columns]
+            if any(len(v) != n for v in values):
+                raise StoreError(f"store {self.path}: a stored file's size, time or "
+                                 f"identity is not an integer ({DAMAGED_ADVICE})")
+            *numbers, tagsets, flags = values
+            with collector_paused():
+                known.update(zip(paths.split(b"\0"), map(make, zip(
+                    *(v.tolist() for v in numbers),
+                    [None if t < 0 else t for t in tagsets.tolist()],
+                    *((flags & bit).astype(bool).tolist() for bit in (1, 2, 4))))))
         return known
 
     def save_files(self, records: Sequence[FileRecord], tagset_id: int, scan_id: int) -> None:
@@ -695,55 +765,175 @@ class Store:
                 "store": str(self.path)}
 
     def files(self, tagset_id: int | None = None) -> StoredFiles:
-        """Every file with a sum table (of ``tagset_id``, default: the default tags)."""
+        """Every file with a sum table (of ``tagset_id``, default: the default tags), in
+        path order.  Read in bulk, not row by row: SQLite joins each column of a chunk of
+        rows into one value (integers as decimal text, blobs back to back, texts with NUL
+        between them), which numpy or one decode takes apart; a Python object per field
+        made this a third of a second look's time (issue 25)."""
+        import operator
+
         import numpy as np
 
         if tagset_id is None and not self.read_only:
             tagset_id = self.tagset_id(DEFAULT_TAGS)
+        parts = []
         with self._guard("reading the stored files"):
             if tagset_id is None:  # looked up, not added: a read-only store has what it has
                 row = self._db.execute("SELECT id FROM tagsets WHERE tags = ?",
                                        (tags_to_hex(DEFAULT_TAGS),)).fetchone()
                 tagset_id = row[0] if row else 0  # 0: no tag set, so no file
             pictures = ("picture_hash, picture_width, picture_height, picture_format"
-                        if self.schema_version >= PICTURES_FROM else "NULL, NULL, NULL, NULL")
-            rows = self._db.execute(
-                "SELECT id, path, size, mtime_ns, sum_table, content_hash, extension, device, "
-                f"inode, simhash, minhash, {pictures} FROM files "
-                "WHERE error IS NULL AND tagset_id = ? ORDER BY path", (tagset_id,)).fetchall()
-        n = len(rows)
-        tables = np.frombuffer(b"".join(r[4] for r in rows), dtype="<i8").reshape(n, TAG_COUNT)
-        fingerprinted = np.fromiter((r[10] is not None and r[9] is not None for r in rows),
-                                    bool, n)
-        simhashes = np.fromiter((r[9] if r[9] is not None else 0 for r in rows), np.int64,
-                                n).view(np.uint64)
-        empty = bytes(4 * MINHASH_SLOTS)
-        signatures = np.frombuffer(b"".join(r[10] if r[10] is not None else empty for r in rows),
-                                   dtype="<u4").reshape(n, MINHASH_SLOTS).astype(np.uint32)
-        return StoredFiles(
-            ids=np.fromiter((r[0] for r in rows), np.int64, n),
-            paths=[os.fsdecode(r[1]) for r in rows],
-            sizes=np.fromiter((r[2] for r in rows), np.int64, n),
-            mtimes_ns=np.fromiter((r[3] for r in rows), np.int64, n),
-            devices=np.fromiter((r[7] for r in rows), np.int64, n),
-            inodes=np.fromiter((r[8] for r in rows), np.int64, n),
-            tables=tables.astype(np.int64),
-            hashes=[r[5] for r in rows],
-            extensions=[r[6] for r in rows],
-            simhashes=simhashes, signatures=signatures, fingerprinted=fingerprinted,
-            picture_hashes=np.fromiter((r[11] or 0 for r in rows), np.int64, n).view(np.uint64),
-            picture_widths=np.fromiter((-1 if r[12] is None else r[12] for r in rows), np.int64,
-                                       n),
-            picture_heights=np.fromiter((-1 if r[13] is None else r[13] for r in rows),
-                                        np.int64, n),
-            picture_formats=[r[14] or "" for r in rows],
-            is_picture=np.fromiter((r[11] is not None for r in rows), bool, n))
+                        if self.schema_version >= PICTURES_FROM else
+                        "NULL AS picture_hash, NULL AS picture_width, NULL AS picture_height, "
+                        "NULL AS picture_format")
+            # chunks (each one SQLite value per column, under its length limit) in one
+            # read transaction, so that they are one snapshot of the store
+            own = not self._db.in_transaction
+            if own:
+                self._db.execute("BEGIN")
+            try:
+                after = None
+                while True:
+                    part = self._db.execute(
+                        _FILES_CHUNK_SQL.format(pictures=pictures,
+                                                after="" if after is None else "AND path > ?"),
+                        (tagset_id, *(() if after is None else (after,)), _FILES_CHUNK)
+                    ).fetchone()
+                    if not part[0]:
+                        break
+                    parts.append(part)
+                    if part[0] < _FILES_CHUNK:
+                        break
+                    after = part[1]
+            finally:
+                if own:
+                    self._db.execute("COMMIT")
+        n = sum(p[0] for p in parts)
+        columns = len(_FILES_INTEGERS)
+        ints = np.empty((columns, n), np.int64)
+        for c in range(columns):
+            values = np.fromstring(",".join(p[2 + c] for p in parts), np.int64, sep=",") \
+                if n else ()
+            if len(values) != n:
+                raise StoreError(f"store {self.path}: the files' {_FILES_INTEGERS[c]} holds "
+                                 f"a value that is not an integer ({DAMAGED_ADVICE})")
+            ints[c] = values
+        sizes, flags = ints[1], ints[9]
+        # each chunk's blob copied once, into one writable array of native integers
+        tables, signatures = (
+            np.concatenate([np.frombuffer(p[2 + columns + k], stored) for p in parts]
+                           or [np.empty(0, native)]).astype(native, copy=False).reshape(n, width)
+            for k, stored, native, width in ((0, "<i8", np.int64, TAG_COUNT),
+                                             (1, "<u4", np.uint32, MINHASH_SLOTS)))
+        lengths = (flags >> 2) - 1
+        ends = np.cumsum(np.maximum(lengths, 0)).tolist()
+        content = b"".join(p[4 + columns] for p in parts)
+        hashes = [None if length < 0 else content[end - length:end]
+                  for end, length in zip(ends, lengths.tolist())]
+        names = b"\0".join(p[-3] for p in parts)
+        extensions, formats = ("\0".join(p[k] for p in parts).split("\0") if n else []
+                               for k in (-2, -1))
+        files = StoredFiles(
+            ids=ints[0], sizes=sizes, mtimes_ns=ints[2], devices=ints[3], inodes=ints[4],
+            # NUL is never part of a path, nor of a UTF-8 sequence: one decode of all
+            # of them is each os.fsdecode'd
+            paths=([] if not n else names.decode("utf-8", "surrogateescape").split("\0")
+                   if _FS_UTF8 else [os.fsdecode(p) for p in names.split(b"\0")]),
+            tables=tables, hashes=hashes, extensions=extensions,
+            simhashes=ints[5].view(np.uint64), signatures=signatures,
+            fingerprinted=(flags & 1).astype(bool),
+            picture_hashes=ints[6].view(np.uint64), picture_widths=ints[7],
+            picture_heights=ints[8], picture_formats=formats,
+            is_picture=(flags & 2).astype(bool))
+        # SQLite fed each chunk's aggregate in path order; should it not, sort here
+        encoded = names.split(b"\0") if n else []
+        if any(map(operator.ge, encoded, encoded[1:])):
+            files = files.take(sorted(range(n), key=encoded.__getitem__))
+        return files
 
     def errors(self) -> Iterator[tuple[str, str]]:
         """(path, error) of stored files that could not be read."""
         for path, error in self._db.execute(
                 "SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path"):
             yield os.fsdecode(path), text_of(error)
+
+    # -- identical copies (simgui.core.reading.identical) ----------------------------
+    # A scan with only the identical stage stores every walked file with no sum table and
+    # no tag set (so ``files`` and a later full scan, by ``known_files``' ok flag, treat it
+    # as not read yet) and the content hash of the files it hashed: no new column.
+
+    def known_hashes(self, roots: Iterable[bytes]) -> dict[bytes, tuple]:
+        """Every stored file at or under ``roots``: path -> (id, size, mtime_ns, device,
+        inode, content hash or None), the hash None for a file stored with an error.
+        Plain tuples: a scan of 100,000 files asks for all of them."""
+        known: dict[bytes, tuple] = {}
+        sql = ("SELECT path, id, size, mtime_ns, device, inode, "
+               "CASE WHEN error IS NULL THEN content_hash END FROM files "
+               "WHERE path = ? OR (path > ? AND path < ?)")
+        for root in roots:
+            below = root.rstrip(b"/") + b"/"
+            with self._guard("reading the stored files"):
+                rows = self._db.execute(sql, (root, below, below[:-1] + b"0")).fetchall()
+            known.update((row[0], row[1:]) for row in rows)
+        return known
+
+    def save_walked(self, rows: Sequence[tuple], scan_id: int) -> None:
+        """Insert or replace files a scan walked but did not read for sum tables (the
+        identical stage), all in one transaction: each row (path, size, mtime_ns, device,
+        inode, extension, content hash or None, error or None); no sum table,
+        fingerprints or tag set, so a full scan reads it.  Rows, not FileRecords: a first
+        scan of /usr saves 117,000 of them at once."""
+        now = time.time()
+        rows = sorted((path, size, mtime_ns, device, inode, ext, digest, now, scan_id,
+                       text_value(error))
+                      for path, size, mtime_ns, device, inode, ext, digest, error in rows)
+        pictures = self.schema_version >= PICTURES_FROM
+        cache = self._db.execute("PRAGMA cache_size").fetchone()[0]
+        # the path index of a large tree does not fit SQLite's default 2 MB of cache:
+        # with 64 MB the save takes 40 % less time (the pages are taken only if needed)
+        self._db.execute("PRAGMA cache_size = -65536")
+        try:
+            with self._guard("saving scan results"), self._write():
+                self._db.executemany(
+                    "INSERT INTO files (path, size, mtime_ns, device, inode, extension, "
+                    "content_hash, scanned_at, scan_id, error) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
+                    "mtime_ns = excluded.mtime_ns, device = excluded.device, "
+                    "inode = excluded.inode, extension = excluded.extension, tagset_id = NULL, "
+                    "sum_table = NULL, content_hash = excluded.content_hash, "
+                    "scanned_at = excluded.scanned_at, scan_id = excluded.scan_id, "
+                    "error = excluded.error, simhash = NULL, minhash = NULL"
+                    + (", picture_hash = NULL, picture_width = NULL, picture_height = NULL, "
+                       "picture_format = NULL, picture_error = NULL" if pictures else ""), rows)
+        finally:
+            self._db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+    def identical_files(self) -> StoredFiles:
+        """Every readable file whose size and content hash another stored file shares,
+        whether a full scan or the identical stage stored it (sum tables zero, no
+        fingerprints: what identical groups need, not what a similar search does)."""
+        import numpy as np
+
+        from collections import Counter
+
+        with self._guard("reading the stored files"), collector_paused():
+            rows = self._db.execute(
+                "SELECT id, path, size, mtime_ns, content_hash, extension, device, inode "
+                "FROM files WHERE error IS NULL AND content_hash IS NOT NULL").fetchall()
+            # counted here, not by a GROUP BY in SQLite: 2.5 times faster on /usr's store
+            count = Counter((r[2], r[4]) for r in rows)
+            rows = sorted((r for r in rows if count[r[2], r[4]] > 1), key=lambda r: r[1])
+        n = len(rows)
+        return StoredFiles(
+            ids=np.fromiter((r[0] for r in rows), np.int64, n),
+            paths=[os.fsdecode(r[1]) for r in rows],
+            sizes=np.fromiter((r[2] for r in rows), np.int64, n),
+            mtimes_ns=np.fromiter((r[3] for r in rows), np.int64, n),
+            devices=np.fromiter((r[6] for r in rows), np.int64, n),
+            inodes=np.fromiter((r[7] for r in rows), np.int64, n),
+            tables=np.zeros((n, TAG_COUNT), np.int64),
+            hashes=[r[4] for r in rows], extensions=[r[5] for r in rows])
 
     # -- errors -------------------------------------------------------------------
 

@@ -1,0 +1,343 @@
+"""Identical copies first: by size, then a prefix hash, then the whole content's hash.
+
+As jdupes and fclones do, a file is read only if another file has its size, and
+read whole only if another file of that size also starts with the same 4 KiB.  The
+whole-content hash is the xxh3-128 a full read stores in ``files.content_hash``
+(:func:`simgui.core.reading.scanner.read_file`), so a later full scan and every
+search reuse it.  Files of up to 4 KiB are hashed whole at once (their prefix is all
+of them).
+
+Every open is of a regular file, without following a link and without blocking on a
+FIFO put in its place; a file whose (size, mtime_ns, device, inode) differs from the
+walk's, or that changed while it was read, gets no hash: it is not called identical
+(and a clean-up compares the bytes again before it acts anyway).
+
+The module imports no kernel (numba): ``scan --identical-only`` loads none.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import xxhash
+
+from simgui.core.progress import Progress, ProgressCallback, report
+
+#: bytes compared before a whole file is read (and files this small are hashed whole)
+PREFIX_BYTES = 4096
+#: the stage's name in progress reports
+PHASE = "identical copies"
+CHANGED = "changed while being read"
+EMPTY_HASH = xxhash.xxh3_128_digest(b"")
+
+_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+          | getattr(os, "O_CLOEXEC", 0))
+_CHUNK = 1 << 20
+#: files at least this large are hashed whole on the thread pool (their reads release
+#: the GIL); smaller ones on the calling thread, where the per-file work is Python's
+#: and threads only fight over the GIL (measured on /usr: 2 threads took 2x longer)
+_POOL_FROM = 1 << 18
+_PROGRESS_EVERY_SECONDS = 0.1
+
+
+class Walked(Protocol):
+    """A file as the walk saw it (the scanner's ``_Found``)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    device: int
+    inode: int
+
+
+class Changed(OSError):
+    """The file is not the one the walk saw, or changed while being read."""
+
+    def __init__(self):
+        super().__init__(CHANGED)
+
+
+def _open(found: Walked) -> int:
+    """An open descriptor of ``found``, checked to be the regular file the walk saw."""
+    fd = os.open(found.path, _FLAGS)
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_size != found.size
+                or st.st_mtime_ns != found.mtime_ns or st.st_dev != found.device
+                or st.st_ino != found.inode):
+            raise Changed()
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _unchanged(fd: int, found: Walked) -> None:
+    st = os.fstat(fd)
+    if st.st_size != found.size or st.st_mtime_ns != found.mtime_ns:
+        raise Changed()
+
+
+def prefix_hash(found: Walked) -> int:
+    """xxh3-64 of the first :data:`PREFIX_BYTES` bytes."""
+    fd = _open(found)
+    try:
+        data = os.pread(fd, PREFIX_BYTES, 0)
+        _unchanged(fd, found)
+    finally:
+        os.close(fd)
+    if len(data) != min(PREFIX_BYTES, found.size):
+        raise Changed()
+    return xxhash.xxh3_64_intdigest(data)
+
+
+def content_hash(found: Walked) -> bytes:
+    """xxh3-128 of the whole content, as :func:`scanner.read_file` computes it."""
+    fd = _open(found)
+    try:
+        if found.size <= _CHUNK:
+            data = os.read(fd, found.size + 1)  # one byte past the size tells a growing file
+            _unchanged(fd, found)
+            if len(data) != found.size:
+                raise Changed()
+            return xxhash.xxh3_128_digest(data)
+        hasher = xxhash.xxh3_128()
+        budget = found.size + 1
+        buf = bytearray(_CHUNK)
+        view = memoryview(buf)
+        with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
+            while budget > 0 and (n := f.readinto(view[:min(_CHUNK, budget)])):
+                hasher.update(view[:n])
+                budget -= n
+        _unchanged(fd, found)
+        if budget != 1:
+            raise Changed()
+        return hasher.digest()
+    finally:
+        os.close(fd)
+
+
+def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
+    """(i, content hash or the OSError) of each file ``which`` names, files of up to
+    :data:`PREFIX_BYTES`: :func:`content_hash` written out in one loop, since these are
+    most of the files a tree of programs and documents compares (/usr: 77,000 of
+    102,000) and here Python's calls, not the reads, are what costs."""
+    open_, fstat, read, close, digest_of = (os.open, os.fstat, os.read, os.close,
+                                            xxhash.xxh3_128_digest)
+    is_reg = stat.S_ISREG
+    for i in which:
+        found = files[i]
+        try:
+            fd = open_(found.path, _FLAGS)
+        except OSError as exc:
+            yield i, exc
+            continue
+        try:
+            st = fstat(fd)
+            if (not is_reg(st.st_mode) or st.st_size != found.size
+                    or st.st_mtime_ns != found.mtime_ns or st.st_ino != found.inode
+                    or st.st_dev != found.device):
+                raise Changed()
+            data = read(fd, found.size + 1)  # one byte past the size tells a growing file
+            after = fstat(fd)
+            if (len(data) != found.size or after.st_size != found.size
+                    or after.st_mtime_ns != found.mtime_ns):
+                raise Changed()
+        except OSError as exc:
+            yield i, exc
+            continue
+        finally:
+            close(fd)
+        yield i, digest_of(data)
+
+
+@dataclass
+class IdenticalCopies:
+    """What the identical stage learned.
+
+    ``hashes`` and ``failed`` are keyed by position in the files given; ``sets`` are
+    lists of those positions, each of two or more files with equal size and content
+    hash (a file's hash either read now or reused from the store)."""
+
+    sets: list[list[int]] = field(default_factory=list)
+    hashes: dict[int, bytes] = field(default_factory=dict)  # read whole now
+    failed: dict[int, OSError] = field(default_factory=dict)
+    files_reused: int = 0  # hashes the store already had for unchanged files
+    files_prefixed: int = 0  # files whose first 4 KiB were read
+    bytes_read: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def files_hashed(self) -> int:
+        return len(self.hashes)
+
+    def copies(self) -> int:
+        """Files that are a copy of another (each set's files but one)."""
+        return sum(len(s) - 1 for s in self.sets)
+
+
+def sharing_size(sizes: Sequence[int]) -> list[bool]:
+    """Per file: does another file have its size?"""
+    count: dict[int, int] = defaultdict(int)
+    for size in sizes:
+        count[size] += 1
+    return [count[size] > 1 for size in sizes]
+
+
+def identical_sets(sizes: Sequence[int], hashes: Sequence[bytes | None]) -> list[list[int]]:
+    """Positions of files with equal size and content hash, two or more to a set (files
+    without a hash are in none), in order of their first file."""
+    by_key: dict[tuple[int, bytes], list[int]] = {}
+    for i, (size, digest) in enumerate(zip(sizes, hashes)):
+        if digest is not None:
+            by_key.setdefault((size, digest), []).append(i)
+    return [s for s in by_key.values() if len(s) > 1]
+
+
+def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
+                   workers: int = 0, progress: ProgressCallback | None = None,
+                   started: float | None = None,
+                   result: IdenticalCopies | None = None) -> IdenticalCopies:
+    """Identical copies among ``files``: by size, prefix hash, then whole hash.
+
+    ``known``: per file, its content hash if the store has one for it unchanged (so it
+    is not read again), else None.  Reads only files that share a size with another;
+    files that fail (unreadable, changed, vanished) land in ``failed`` with the error
+    and get no hash.  Raises Cancelled when ``progress`` returns False; ``result``, if
+    given, is filled in as files are hashed, so a caller keeps what was done by then.
+    """
+    started = time.monotonic() if started is None else started
+    result = IdenticalCopies() if result is None else result
+    hashes: list[bytes | None] = list(known)
+    by_size: dict[int, list[int]] = defaultdict(list)
+    for i, found in enumerate(files):
+        by_size[found.size].append(i)
+    small: list[int] = []  # hashed whole at once
+    prefixed: list[list[int]] = []  # groups of one size whose prefixes are compared
+    for size, group in by_size.items():
+        if len(group) < 2:
+            continue
+        unknown = [i for i in group if hashes[i] is None]
+        result.files_reused += len(group) - len(unknown)
+        if not unknown:
+            continue
+        if size <= PREFIX_BYTES:
+            small.extend(unknown)
+        else:
+            prefixed.append(group)
+    todo = len(small) + sum(len(g) for g in prefixed)
+    # bytes to read, as far as known: grows by the files read whole after their prefixes
+    todo_bytes = (sum(files[i].size for i in small)
+                  + sum(PREFIX_BYTES for g in prefixed for _ in g))
+    done = 0
+    last = 0.0
+
+    def tick(path: str) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= _PROGRESS_EVERY_SECONDS:
+            last = now
+            report(progress, Progress(PHASE, done, todo, result.bytes_read, todo_bytes,
+                                      now - started, path))
+
+    def hashed(i: int) -> bytes | OSError:
+        try:
+            return content_hash(files[i])
+        except OSError as exc:
+            return exc
+
+    def whole(i: int, digest: bytes | OSError | None = None) -> None:
+        """Hash file ``i`` (or take the ``digest`` a pool thread computed)."""
+        if digest is None:
+            digest = hashed(i)
+        if isinstance(digest, OSError):
+            result.failed[i] = digest
+            return
+        hashes[i] = result.hashes[i] = digest
+        result.bytes_read += files[i].size
+
+    failed = result.failed
+    for i, digest in _small_hashes(files, small):
+        if isinstance(digest, OSError):
+            failed[i] = digest
+        else:
+            hashes[i] = result.hashes[i] = digest
+            result.bytes_read += files[i].size
+        done += 1
+        if done & 255 == 0:
+            tick(files[i].path)
+    # the prefixes: a set of one size splits by its first 4 KiB; the files still sharing
+    # a prefix with another are read whole
+    reading: list[int] = []
+    for group in prefixed:
+        by_prefix: dict[int, list[int]] = defaultdict(list)
+        for i in group:
+            try:
+                by_prefix[prefix_hash(files[i])].append(i)
+            except OSError as exc:
+                if hashes[i] is None:
+                    result.failed[i] = exc
+                # else: the stored hash stays, and the full read or the clean-up checks it
+            result.files_prefixed += 1
+            result.bytes_read += min(PREFIX_BYTES, files[i].size)
+            done += 1
+            tick(files[i].path)
+        for same in by_prefix.values():
+            if len(same) > 1:
+                reading.extend(i for i in same if hashes[i] is None)
+    todo += len(reading)
+    todo_bytes += sum(files[i].size for i in reading)
+    large = [i for i in reading if files[i].size >= _POOL_FROM]
+    for i in reading:
+        if files[i].size < _POOL_FROM:
+            whole(i)
+            done += 1
+            tick(files[i].path)
+    if large:
+        with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1,
+                                thread_name_prefix="simgui-identical") as pool:
+            try:
+                for i, digest in zip(large, pool.map(hashed, large)):
+                    whole(i, digest)
+                    done += 1
+                    tick(files[i].path)
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # cancelled: only the files being read finish
+                raise
+    result.sets = identical_sets([f.size for f in files], hashes)
+    result.elapsed = time.monotonic() - started
+    report(progress, Progress(PHASE, done, todo, result.bytes_read, todo_bytes,
+                              result.elapsed))
+    return result
+
+
+def sets_of_paths(files: Sequence[Walked], copies: IdenticalCopies) -> list[list[str]]:
+    """The sets as paths."""
+    return [[files[i].path for i in s] for s in copies.sets]
+
+
+#: what a scan calls once the identical copies are known (before the rest is read)
+IdenticalHook = Callable[["IdenticalFound"], None]
+
+
+@dataclass(frozen=True)
+class IdenticalFound:
+    """What :data:`IdenticalHook` is given: the sets of identical files (paths) this scan
+    found, saved in the store by then, and the stage's counts."""
+
+    sets: list[list[str]]
+    files_hashed: int  # hashed in this stage
+    files_reused: int  # hashes reused from the store
+    bytes_read: int
+    elapsed: float
+
+    @property
+    def copies(self) -> int:
+        return sum(len(s) - 1 for s in self.sets)

@@ -1,0 +1,323 @@
+"""Identical copies first (issue 25, part 2): size, prefix hash, whole hash; the
+identical-only scan, what it stores, and what a later full scan reuses."""
+
+import hashlib
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simgui.core.cleanup import Action, execute, plan_removal
+from simgui.core.reading import identical as identical_module
+from simgui.core.reading.identical import PREFIX_BYTES
+from simgui.core.reading.scanner import scan
+from simgui.core.search.identical import identical_groups
+from simgui.core.store import Store
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "store.db") as s:
+        yield s
+
+
+def make_tree(root, files):
+    for rel, data in files.items():
+        path = os.path.join(os.fsencode(root), os.fsencode(rel) if isinstance(rel, str) else rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    return root
+
+
+def found_sets(store, root) -> set[frozenset[str]]:
+    """The identical groups of the store, as sets of paths relative to ``root``."""
+    table = identical_groups(store.identical_files())
+    return {frozenset(os.path.relpath(m.path, root) for m in g.files) for g in table.groups()}
+
+
+def reference_sets(root) -> set[frozenset[str]]:
+    """Slow and obviously correct: every file hashed whole (SHA-256), grouped."""
+    by_content: dict[bytes, set[str]] = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                by_content.setdefault(hashlib.sha256(f.read()).digest(), set()).add(
+                    os.path.relpath(path, root))
+    return {frozenset(s) for s in by_content.values() if len(s) > 1}
+
+
+def test_equal_sizes_with_different_contents_are_not_grouped(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"abcd" * 10, "b": b"abce" * 10, "c": b"abcd" * 10})
+    rep = scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == {frozenset({"a", "c"})}
+    assert rep.identical.sets and len(rep.identical.sets) == 1
+
+
+def test_a_shared_prefix_with_a_different_tail_is_not_grouped(tmp_path, store):
+    head = bytes(range(256)) * (PREFIX_BYTES // 256)
+    root = make_tree(tmp_path / "t", {"a": head + b"tail-1", "b": head + b"tail-2",
+                                      "c": head + b"tail-1", "d": b"z" * (PREFIX_BYTES + 6)})
+    rep = scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == {frozenset({"a", "c"})}
+    # d shares the size but not the first 4 KiB: read no further than its prefix
+    assert rep.files_read == 3 and rep.identical.files_hashed == 3
+
+
+def test_files_of_zero_to_three_bytes(tmp_path, store):
+    files = {"e1": b"", "e2": b"", "one": b"x", "one2": b"x", "oneb": b"y", "two": b"ab",
+             "two2": b"ab", "twob": b"ba", "three": b"abc", "three2": b"abc", "threeb": b"abd",
+             "lonely": b"abcd"}
+    root = make_tree(tmp_path / "t", files)
+    scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == reference_sets(root) == {
+        frozenset({"e1", "e2"}), frozenset({"one", "one2"}), frozenset({"two", "two2"}),
+        frozenset({"three", "three2"})}
+
+
+def test_names_that_are_not_utf8(tmp_path, store):
+    bad = b"caf\xe9-\xff.bin"
+    root = make_tree(tmp_path / "t", {bad: b"same content", b"ok.bin": b"same content"})
+    scan(store, [root], identical_only=True)
+    (group,) = identical_groups(store.identical_files()).groups()
+    paths = {os.fsencode(m.path) for m in group.files}
+    assert paths == {os.path.join(os.fsencode(root), bad), os.path.join(os.fsencode(root),
+                                                                         b"ok.bin")}
+
+
+def changed_after_the_walk(monkeypatch, name: str, data: bytes, *, same_mtime: bool):
+    """Rewrite file ``name`` once the walk is done, right before the identical stage
+    reads anything (with its old mtime back if ``same_mtime``)."""
+    real = identical_module.find_identical
+
+    def changing(files, *args, **kwargs):
+        for found in files:
+            if os.path.basename(found.path) == name:
+                with open(found.path, "r+b") as f:
+                    f.write(data)
+                later = found.mtime_ns if same_mtime else found.mtime_ns + 10**9
+                os.utime(found.path, ns=(later, later))
+        return real(files, *args, **kwargs)
+
+    monkeypatch.setattr(identical_module, "find_identical", changing)
+
+
+@pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100, 300_000])
+def test_a_file_changed_between_the_walk_and_its_hash_is_not_called_identical(
+        tmp_path, store, monkeypatch, size):
+    root = make_tree(tmp_path / "t", {"a": b"1" * size, "b": b"1" * size, "c": b"1" * size})
+    changed_after_the_walk(monkeypatch, "b", b"2" * size, same_mtime=False)
+    rep = scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == {frozenset({"a", "c"})}
+    assert any(path.endswith("b") and "changed" in message for path, _, message in rep.issues)
+
+
+@pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100, 300_000])
+def test_a_file_rewritten_in_place_between_the_walk_and_its_hash(tmp_path, store,
+                                                                  monkeypatch, size):
+    """Same size and mtime as the walk saw: the hash is of what is there now."""
+    root = make_tree(tmp_path / "t", {"a": b"1" * size, "b": b"1" * size})
+    changed_after_the_walk(monkeypatch, "b", b"2", same_mtime=True)
+    scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == set()
+
+
+def test_remove_compares_the_bytes_again_after_the_identical_stage(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"1" * 100, "b": b"1" * 100})
+    scan(store, [root], identical_only=True)
+    groups = identical_groups(store.identical_files()).groups()
+    with open(root / "b", "r+b") as f:  # changed after the scan: same size, same mtime
+        st_ = os.fstat(f.fileno())
+        f.write(b"2")
+    os.utime(root / "b", ns=(st_.st_atime_ns, st_.st_mtime_ns))
+    plan = plan_removal(groups, action=Action.DELETE, keep="oldest", identical_only=True,
+                        roots=[str(root)])
+    assert len(plan.operations) == 1
+    result = execute(plan, store)
+    assert not result.done and (root / "a").exists() and (root / "b").exists()
+
+
+def test_what_the_identical_only_scan_stores(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"x" * 10, "b": b"x" * 10, "u": b"unique!"})
+    rep = scan(store, [root], identical_only=True)
+    assert rep.files_found == 3 and rep.files_read == 2
+    assert len(store.files()) == 0  # no sum tables: the similar search ignores them
+    known = store.known_files([os.fsencode(str(root))])
+    assert len(known) == 3 and not any(k.ok for k in known.values())  # a full scan reads them
+    hashes = {os.path.basename(p): row[5] for p, row in
+              store.known_hashes([os.fsencode(str(root))]).items()}
+    assert hashes[b"u"] is None and hashes[b"a"] == hashes[b"b"] is not None
+    # the same hash a full read stores
+    from simgui.core.reading.scanner import read_file
+    assert hashes[b"a"] == read_file(str(root / "a")).content_hash
+
+
+def test_a_later_full_scan_reuses_the_hashes_and_reads_every_file(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"x" * 5000, "b": b"x" * 5000, "c": b"y" * 10,
+                                      "d": b"y" * 10, "u": b"unique"})
+    scan(store, [root], identical_only=True)
+    seen = []
+    rep = scan(store, [root], on_identical=seen.append)
+    (found,) = seen
+    assert found.files_hashed == 0 and found.files_reused == 4  # nothing read for it again
+    assert {frozenset(map(os.path.basename, s)) for s in found.sets} == {
+        frozenset("ab"), frozenset("cd")}
+    assert rep.files_read == 5 and len(store.files()) == 5  # the full read reads them all
+    # and an identical-only scan after it keeps the full rows
+    rep = scan(store, [root], identical_only=True)
+    assert rep.files_read == 0 and rep.files_unchanged == 5 and len(store.files()) == 5
+
+
+def test_a_full_scan_knows_the_identical_copies_before_it_reads_the_rest(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"x" * 20, "b": b"x" * 20, "c": b"q" * 20,
+                                      "big": os.urandom(300_000), "u": b"unique"})
+    stages = []
+
+    def hook(found):
+        # saved by now; the files of no shared size are not read yet
+        stages.append(("hook", {os.path.basename(p) for p in store.identical_files().paths},
+                       {os.path.basename(p) for p in store.files().paths}))
+
+    def progress(p):
+        if not stages or stages[-1] != p.phase:
+            stages.append(p.phase)
+
+    scan(store, [root], on_identical=hook, progress=progress)
+    hook_at = next(i for i, s in enumerate(stages) if isinstance(s, tuple))
+    assert "identical copies" in stages[:hook_at] and "reading" in stages[hook_at:]
+    _, copies, read = stages[hook_at]
+    assert copies == {"a", "b"} and read == {"a", "b", "c"}
+    assert {os.path.basename(p) for p in store.files().paths} == {"a", "b", "c", "big", "u"}
+
+
+_CONTENTS = st.sampled_from([b"", b"a", b"b", b"ab", b"ba", b"abc",
+                             b"p" * PREFIX_BYTES, b"p" * PREFIX_BYTES + b"1",
+                             b"p" * PREFIX_BYTES + b"2", b"q" * (PREFIX_BYTES + 1),
+                             b"p" * (PREFIX_BYTES - 1) + b"x1"])
+
+
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          deadline=None)
+@given(st.lists(_CONTENTS, min_size=1, max_size=12), st.data())
+def test_groups_match_hashing_every_file_whole(tmp_path_factory, contents, data):
+    root = tmp_path_factory.mktemp("tree")
+    files = {f"d{i % 3}/f{i}": c for i, c in enumerate(contents)}
+    make_tree(root, files)
+    with Store(tmp_path_factory.mktemp("store") / "s.db") as store:
+        seen = []
+        if data.draw(st.booleans(), label="identical only"):
+            scan(store, [root], identical_only=True, on_identical=seen.append)
+        else:
+            scan(store, [root], on_identical=seen.append)
+        expected = reference_sets(root)
+        assert found_sets(store, root) == expected
+        assert {frozenset(os.path.relpath(p, root) for p in s) for s in seen[0].sets} == expected
+
+
+# -- the command line ----------------------------------------------------------------
+
+
+def run(capsys, *argv):
+    from simgui.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli_tree(root):
+    return make_tree(root, {"keep/a.bin": b"A" * 9000, "dup/a.bin": b"A" * 9000,
+                            "dup/a2.bin": b"A" * 9000, "keep/b.txt": b"tiny",
+                            "dup/b.txt": b"tiny", "dup/c.txt": b"tine",
+                            b"dup/caf\xe9.txt": b"tiny", "alone.bin": b"x" * 123})
+
+
+def test_cli_scan_groups_and_remove_identical_only(tmp_path, capsys):
+    import json
+
+    root = cli_tree(tmp_path / "t")
+    db = str(tmp_path / "s.db")
+    code, out, err = run(capsys, "scan", "--identical-only", "--db", db, str(root))
+    assert code == 0 and "identical" in err, err
+    code, out, err = run(capsys, "groups", "--identical-only", "--db", db, "--format", "json")
+    assert code == 0, err
+    groups = json.loads(out)
+    as_sets = {frozenset(os.path.relpath(os.fsencode(
+        f["path"]) if "path_base64" not in f else __import__("base64").b64decode(
+        f["path_base64"]), os.fsencode(str(root))) for f in g["files"]) for g in groups}
+    assert as_sets == {frozenset({b"keep/a.bin", b"dup/a.bin", b"dup/a2.bin"}),
+                       frozenset({b"keep/b.txt", b"dup/b.txt", b"dup/caf\xe9.txt"})}
+    # the plain similar search sees none of these files yet: no sum tables
+    code, out, err = run(capsys, "groups", "--db", db, "--format", "json", "--no-check")
+    assert code == 0 and json.loads(out) == []
+    code, out, err = run(capsys, "remove", "--identical-only", "--db", db, "--reference",
+                         str(root / "keep"), "--delete", "--yes")
+    assert code == 0, err
+    left = sorted(os.path.relpath(os.path.join(folder, name), root)
+                  for folder, _, names in os.walk(root) for name in names)
+    assert left == ["alone.bin", "dup/c.txt", "keep/a.bin", "keep/b.txt"]
+    code, out, err = run(capsys, "groups", "--identical-only", "--db", db, "--format", "json")
+    assert json.loads(out) == []
+
+
+def test_cli_identical_only_on_a_full_store(tmp_path, capsys):
+    import json
+
+    root = cli_tree(tmp_path / "t")
+    os.remove(os.path.join(os.fsencode(str(root)), b"dup/caf\xe9.txt"))  # (printed as bytes)
+    db = str(tmp_path / "s.db")
+    assert run(capsys, "scan", "--db", db, str(root))[0] == 0
+    code, out, err = run(capsys, "groups", "--identical-only", "--db", db, "--format", "json")
+    assert code == 0 and sorted(len(g["files"]) for g in json.loads(out)) == [2, 3]
+    code, out, err = run(capsys, "remove", "--identical-only", "--db", db, "--dry-run")
+    assert code == 0 and "Send 3 files" in out, out
+
+
+def test_a_cancelled_identical_scan_keeps_the_hashes_it_read(tmp_path, store):
+    from simgui.core.progress import Cancelled
+
+    root = make_tree(tmp_path / "t", {f"f{i:03}": b"same" for i in range(300)})
+
+    def cancel_once_hashing(p):
+        return not (p.phase == "identical copies" and p.files_done > 0)
+
+    with pytest.raises(Cancelled):
+        scan(store, [root], identical_only=True, progress=cancel_once_hashing)
+    hashed = [row for row in store.known_hashes([os.fsencode(str(root))]).values() if row[5]]
+    assert 0 < len(hashed) < 300
+    rep = scan(store, [root], identical_only=True)
+    assert rep.identical.files_reused == len(hashed)
+    assert rep.identical.files_hashed == 300 - len(hashed)
+    assert found_sets(store, root) == reference_sets(root)
+
+
+def test_the_garbage_collector_is_back_on_after_a_scan_and_a_cancelled_one(tmp_path, store):
+    import gc
+
+    from simgui.core.progress import Cancelled
+
+    root = make_tree(tmp_path / "t", {"a": b"1", "b": b"1"})
+    assert gc.isenabled()
+    scan(store, [root], identical_only=True)
+    assert gc.isenabled()
+    with pytest.raises(Cancelled):
+        scan(store, [root], progress=lambda p: p.phase != "identical copies")
+    assert gc.isenabled()
+
+
+def test_a_file_of_a_size_no_other_file_has_is_never_opened(tmp_path, store, monkeypatch):
+    root = make_tree(tmp_path / "t", {"a": b"1" * 10, "b": b"1" * 10, "u": b"unique size",
+                                      "big": b"z" * 100_000})
+    opened = []
+    real_open = os.open
+
+    def recording_open(path, *args, **kwargs):
+        opened.append(os.path.basename(os.fsdecode(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(identical_module.os, "open", recording_open)
+    scan(store, [root], identical_only=True)
+    monkeypatch.undo()
+    assert sorted(set(opened) & {"a", "b", "u", "big"}) == ["a", "b"]
