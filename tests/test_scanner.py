@@ -156,7 +156,8 @@ def test_file_vanishing_after_the_walk_is_reported_not_stored(tmp_path, store, m
 
 
 def test_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch):
-    root = make_tree(tmp_path / "t", {"growing.log": b"x" * 1000})
+    # a large file, read a chunk at a time through the builders
+    root = make_tree(tmp_path / "t", {"growing.log": b"x" * 100_000})
     from simgui.core.reading import sumtable as sumtable_module  # read_file's builder
 
     real_builder = sumtable_module.SumTableBuilder
@@ -172,6 +173,25 @@ def test_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch):
     assert [m for _, _, m in rep.issues] == ["changed while being read"]
     assert stored(store) == {}
     monkeypatch.setattr(sumtable_module, "SumTableBuilder", real_builder)
+    assert scan(store, [root]).files_read == 1  # read again next time
+
+
+def test_small_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch):
+    # a small file, read whole at once (simgui.core.reading.small_files)
+    root = make_tree(tmp_path / "t", {"growing.log": b"x" * 1000})
+    real_read = os.read
+
+    def append_while_reading(fd, n):
+        data = real_read(fd, n)
+        with open(root / "growing.log", "ab") as f:
+            f.write(b"more")
+        return data
+
+    monkeypatch.setattr(os, "read", append_while_reading)
+    rep = scan(store, [root], ScanOptions(workers=1))
+    monkeypatch.setattr(os, "read", real_read)
+    assert [m for _, _, m in rep.issues] == ["changed while being read"]
+    assert stored(store) == {}
     assert scan(store, [root]).files_read == 1  # read again next time
 
 

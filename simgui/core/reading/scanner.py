@@ -234,6 +234,7 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
     # the kernels (numba) load with the first file read, not with the scanner: a rescan
     # that reads nothing and 'scan --identical-only' start without them
     from simgui.core.reading.fingerprints import FingerprintBuilder
+    from simgui.core.reading.small_files import SMALL, small_file
     from simgui.core.reading.sumtable import SumTableBuilder
 
     encoded = os.fsencode(path)
@@ -250,6 +251,21 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
         if not stat.S_ISREG(before.st_mode):
             return _failed(encoded, ext, f"not a regular file ({_kind(before.st_mode)})",
                            before)
+        if before.st_size <= SMALL and fingerprints:
+            # read whole (one byte past the size tells a growing file) and done in one
+            # kernel call: most files are small, and for them the calls were the cost
+            data = os.read(fd, before.st_size + 1)
+            while len(data) <= before.st_size and (more := os.read(fd, before.st_size + 1
+                                                                   - len(data))):
+                data += more  # a short read (a network file system may give one)
+            after = os.fstat(fd)
+            if (after.st_size != before.st_size or after.st_mtime_ns != before.st_mtime_ns
+                    or len(data) != after.st_size):
+                return _failed(encoded, ext, "changed while being read", after)
+            table, simhash, minhash = small_file(data, tags)
+            return FileRecord(encoded, after.st_size, after.st_mtime_ns, after.st_dev,
+                              after.st_ino, ext, table, xxhash.xxh3_128_digest(data),
+                              simhash=simhash, minhash=minhash, **_picture_of(path, ext))
         builder = SumTableBuilder(tags)
         hasher = xxhash.xxh3_128()
         printer = FingerprintBuilder() if fingerprints else None
