@@ -45,7 +45,11 @@ def best_ms(argv: list[str], env: dict, runs: int = 10) -> float:
 def commands() -> None:
     script = shutil.which("simgui", path=os.path.dirname(sys.executable))
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "SIMGUI_DB": os.path.join(folder, "s.db")}
+        # as installed: Python's compiled bytecode is written (and read) as usual, even
+        # where this shell says not to (PYTHONDONTWRITEBYTECODE recompiles every module
+        # at every start)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["SIMGUI_DB"] = os.path.join(folder, "s.db")
         for peer in PEERS:
             if shutil.which(peer[0]) is None:
                 print(f"{' '.join(peer):<28} not installed: skipped")
@@ -55,6 +59,8 @@ def commands() -> None:
         if script is None:
             print("simgui is not installed beside this Python: skipped the commands")
             return
+        for argv in COMMANDS:
+            subprocess.run([script, *argv], capture_output=True, env=env, check=False)
         for argv in COMMANDS:
             print(f"{'simgui ' + ' '.join(argv):<28} {best_ms([script, *argv], env):6.0f} ms")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -33,6 +32,12 @@ LIVE_BATCHES: set[int] = set()
 class BatchInProgress(StoreError):
     """Another clean-up is running on this store: two at once could each remove the copy
     the other keeps.  Nothing was changed."""
+
+
+def _host() -> str:
+    """This machine's name, as socket.gethostname() gives it (without loading socket at
+    every start of 'simgui journal' and 'undo')."""
+    return os.uname().nodename
 
 
 class ResultsUnsaved(StoreError):
@@ -128,7 +133,7 @@ def begin(store: Store, action: str, description: str,
             "INSERT INTO batches (created_at, action, status, description, target_dir, undo_of, "
             "pid, host) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
             (now, action, text_value(description), _b(target_dir), undo_of, os.getpid(),
-             socket.gethostname())).lastrowid
+             _host())).lastrowid
         if roots is not None:
             db.execute("UPDATE batches SET roots = ? WHERE id = ?",
                        (opened.pack_roots(roots), batch_id))
@@ -240,7 +245,7 @@ def entries(store: Store, batch_id: int) -> list[Entry]:
 
 
 def _alive(pid: int, host: str) -> bool:
-    if host != socket.gethostname():
+    if host != _host():
         return True  # another machine's batch: we cannot tell, so leave it alone
     if pid == os.getpid():
         return False  # this process: live batches are excluded by id instead

@@ -22,7 +22,6 @@ import contextlib
 import errno
 import functools
 import os
-import secrets
 import stat
 import sys
 import time
@@ -167,7 +166,7 @@ def _names(name: bytes, ino: int, unique: str | None):
     stem, ext = _split(name)
     token = b"." + (_token(unique) if unique else b"ino%d" % ino)
     for _ in range(_RANDOM_TRIES):
-        yield _fit(stem, token + b"-" + secrets.token_hex(4).encode("ascii"), ext)
+        yield _fit(stem, token + b"-" + os.urandom(4).hex().encode("ascii"), ext)
 
 
 def _known_names(name: bytes, ino: int, unique: str | None) -> list[bytes]:

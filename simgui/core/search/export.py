@@ -16,9 +16,10 @@ import operator
 import re
 from collections.abc import Iterable
 from json.encoder import encode_basestring_ascii
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from simgui.core.search.groups import Group, Member
+if TYPE_CHECKING:  # (annotations only: 'simgui stats' and 'journal' use json_ready)
+    from simgui.core.search.groups import Group, Member
 
 FIELDS = ["group", "role", "path", "size", "identical", "key_distance", "sum_distance",
           "similarity", "copy_of"]
