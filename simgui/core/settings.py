@@ -67,6 +67,9 @@ class Settings:
     store: str | None = None  # None: the default store
     marked: list[str] = field(default_factory=list)  # sessions only
     window: dict[str, str] = field(default_factory=dict)  # opaque GUI state (geometry, ...)
+    # the window's language, applied at the next start: "system" (follow the system's),
+    # "en" or "de"; an unknown value counts as "system".  The command line stays English.
+    language: str = "system"
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=1, sort_keys=True)

@@ -24,8 +24,10 @@ def main(argv: list[str] | None = None) -> int:
     from simgui import __version__
     from simgui.core.logs import setup_logging
     from simgui.core.memory import keep_freed_memory
+    from simgui.core.settings import load_settings
     from simgui.gui.crash import CrashReporter
     from simgui.gui.main_window import MainWindow
+    from simgui.gui.translation import install_translation
 
     setup_logging()
     keep_freed_memory()  # each search's temporaries, reused by the next: see core.memory
@@ -35,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("simgui")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("simgui")
+    # Settings › Language, before any widget takes its texts (so: at the next start)
+    translators = install_translation(load_settings().language, app)  # noqa: F841 (kept)
     icon = _icon()
     if icon is not None:
         app.setWindowIcon(icon)

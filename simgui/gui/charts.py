@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from pyqtgraph.graphicsItems.ScatterPlotItem import SpotItem
@@ -28,11 +28,17 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9",
 #: swapped for his sand and purple.
 PALETTE_DARK = PALETTE[:6] + ("#DDCC77", "#44AA99", "#AA4499", "#999933")
 
-#: Combo box text, key scheme, extension modification.
-VARIANTS = (("Skew", SKEW.name, False), ("Uniform", UNIFORM.name, False),
-            ("Skew + extension", SKEW.name, True), ("Uniform + extension", UNIFORM.name, True))
+#: Combo box text (translated where shown, context "KeySpaceChart"), key scheme,
+#: extension modification.
+VARIANTS = ((QT_TRANSLATE_NOOP("KeySpaceChart", "Skew"), SKEW.name, False),
+            (QT_TRANSLATE_NOOP("KeySpaceChart", "Uniform"), UNIFORM.name, False),
+            (QT_TRANSLATE_NOOP("KeySpaceChart", "Skew + extension"), SKEW.name, True),
+            (QT_TRANSLATE_NOOP("KeySpaceChart", "Uniform + extension"), UNIFORM.name, True))
 
 COLOUR_MODES = ("extension", "group")
+#: what the colour box shows for each mode
+_COLOUR_MODE_TEXT = (QT_TRANSLATE_NOOP("KeySpaceChart", "extension"),
+                     QT_TRANSLATE_NOOP("KeySpaceChart", "group"))
 
 _TOP_EXTENSIONS = len(PALETTE)
 _POINT_SIZE = 4
@@ -277,7 +283,7 @@ class KeySpaceChart(QWidget):
     #: The user picked another key variant here: (scheme name, use extensions).
     variantChanged = Signal(str, bool)
 
-    EMPTY_TEXT = "Scan a folder to see its files in key space"
+    EMPTY_TEXT = QT_TRANSLATE_NOOP("KeySpaceChart", "Scan a folder to see its files in key space")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -390,28 +396,29 @@ class KeySpaceChart(QWidget):
 
     def _build(self) -> None:
         self._variant_box = QComboBox()
-        self._variant_box.addItems([text for text, _, _ in VARIANTS])
-        self._variant_box.setToolTip("Which key this chart draws; '+ extension' adds the "
-                                     "extension modification (each extension its own stripe)."
-                                     "\nOnly the chart changes: the search's key is set in "
-                                     "the Search panel.")
+        self._variant_box.addItems([self.tr(text) for text, _, _ in VARIANTS])
+        self._variant_box.setToolTip(self.tr(
+            "Which key this chart draws; '+ extension' adds the "
+            "extension modification (each extension its own stripe)."
+            "\nOnly the chart changes: the search's key is set in "
+            "the Search panel."))
         self._variant_box.activated.connect(self._on_variant_picked)
         self._colour_box = QComboBox()
-        self._colour_box.addItems(list(COLOUR_MODES))
+        self._colour_box.addItems([self.tr(text) for text in _COLOUR_MODE_TEXT])
         self._colour_box.activated.connect(lambda _: self._redraw())
 
-        title = QLabel("<b>Key space</b>")
+        title = QLabel(self.tr("<b>Key space</b>"))
         bar = QHBoxLayout()
         bar.addWidget(title)
         bar.addStretch(1)
-        bar.addWidget(QLabel("Draw key (chart only):"))
+        bar.addWidget(QLabel(self.tr("Draw key (chart only):")))
         bar.addWidget(self._variant_box)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Colour by:"))
+        bar.addWidget(QLabel(self.tr("Colour by:")))
         bar.addWidget(self._colour_box)
 
         self._plot = _make_plot(_Axis("bottom", _bytes_tick), _Axis("left", _compact),
-                                "File size (bytes)", "Key")
+                                self.tr("File size (bytes)"), self.tr("Key"))
         item = self._plot.getPlotItem()
         for name in ("bottom", "left"):
             item.getAxis(name).setLogMode(True)
@@ -423,7 +430,7 @@ class KeySpaceChart(QWidget):
         self._rings.setZValue(10)
         for graphic in (self._reference, self._scatter, self._rings):
             item.addItem(graphic)
-        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+        self._overlay = _Overlay(self.tr(self.EMPTY_TEXT), self._plot)
 
         self._legend = _small_label()
         self._note = _small_label()
@@ -531,14 +538,14 @@ class KeySpaceChart(QWidget):
         axis = self._plot.getPlotItem().getAxis("left")
         if not self.variant()[1] or len(index) == 0:
             axis.setTicks(None)
-            axis.setLabel("Key")
+            axis.setLabel(self.tr("Key"))
             return
         y = np.log10(self._keys[index])
         extensions = np.array([self._extensions[i] for i in index.tolist()], object)
         ticks = []
         for ext, _ in Counter(extensions.tolist()).most_common(_STRIPE_LABELS):
             ticks.append((float(np.median(y[extensions == ext])), f".{ext}" if ext else
-                          "(none)"))
+                          self.tr("(none)")))
         ticks.sort()
         spaced = []
         gap = max(float(y.max() - y.min()), 1.0) / 12  # about a dozen labels fit the axis
@@ -546,7 +553,7 @@ class KeySpaceChart(QWidget):
             if not spaced or value - spaced[-1][0] >= gap:
                 spaced.append((value, text))
         axis.setTicks([spaced, []])
-        axis.setLabel("Key")  # the stripes are named by their ticks
+        axis.setLabel(self.tr("Key"))  # the stripes are named by their ticks
 
     def labelled_stripes(self) -> list[str]:
         """The extensions the key axis names (extension variants only)."""
@@ -573,21 +580,23 @@ class KeySpaceChart(QWidget):
             self._legend.clear()
             return
         if self.colour_by() == "extension":
-            parts = [_swatch(self._palette[i], ext or "(none)")
+            parts = [_swatch(self._palette[i], ext or self.tr("(none)"))
                      for i, (ext, _) in enumerate(self._top_extensions)]
             if len(self._top_extensions) == _TOP_EXTENSIONS and (
                     self._extension_codes == len(PALETTE)).any():
-                parts.append(_swatch(self._other_colour.name(), "other"))
+                parts.append(_swatch(self._other_colour.name(), self.tr("other")))
         else:
             groups = len(np.unique(self._groups[self._groups >= 0]))
             dots = "".join(f'<span style="color:{c}">●</span>' for c in self._palette[:4])
-            parts = [f"{dots}&nbsp;{groups:,} groups (colours repeat)",
-                     _swatch(self._faint_colour.name(), "in no group")]
+            parts = [dots + "&nbsp;" + self.tr("{groups:,} groups (colours repeat)").format(
+                         groups=groups),
+                     _swatch(self._faint_colour.name(), self.tr("in no group"))]
         if not self.variant()[1]:
-            parts.append(_swatch(self._foreground.name(), "key = size", "‒ ‒"))
+            parts.append(_swatch(self._foreground.name(), self.tr("key = size"), "‒ ‒"))
         if len(self._highlighted):
-            parts.append(_swatch(self._foreground.name(), f"{len(self._highlighted):,} selected",
-                                 "○"))
+            parts.append(_swatch(self._foreground.name(),
+                                 self.tr("{count:,} selected").format(
+                                     count=len(self._highlighted)), "○"))
         self._legend.setText("&nbsp;&nbsp; ".join(parts))
 
     def _update_note(self, shown: int) -> None:
@@ -595,12 +604,15 @@ class KeySpaceChart(QWidget):
             self._note.clear()
             return
         left_out = len(self._sizes) - shown
-        text = f"{shown:,} files shown"
+        text = self.tr("{count:,} files shown").format(count=shown)
         if point_alpha(shown) < 255:
-            text += " (each point translucent: the colour deepens where files crowd)"
-        if left_out:
-            text += (f"; {left_out:,} file{'s' if left_out != 1 else ''} of 0 bytes or key 0 "
-                     "not shown (log axes)")
+            text += self.tr(" (each point translucent: the colour deepens where files crowd)")
+        if left_out == 1:
+            text += self.tr("; {count:,} file of 0 bytes or key 0 not shown (log axes)").format(
+                count=left_out)
+        elif left_out:
+            text += self.tr("; {count:,} files of 0 bytes or key 0 not shown (log axes)").format(
+                count=left_out)
         self._note.setText(text)
 
     # user actions
@@ -625,7 +637,8 @@ class KeySpaceChart(QWidget):
 class ToleranceChart(_Themed):
     """Key hits and sum-table hits against tolerance for the user's files (Figures 6-7)."""
 
-    EMPTY_TEXT = "Scan a folder to see how many pairs each tolerance finds"
+    EMPTY_TEXT = QT_TRANSLATE_NOOP("ToleranceChart",
+                                   "Scan a folder to see how many pairs each tolerance finds")
     X_RANGE = (0.01, 10.0)
     #: Counts spanning this factor or more go on a log y axis (else the smaller
     #: curve hugs the floor).
@@ -656,8 +669,8 @@ class ToleranceChart(_Themed):
         self._key_curve.setData(x, self._y(key_hits))
         self._sum_curve.setData(x, self._y(sum_hits))
         self._plot.getPlotItem().getAxis("left").setLogMode(self.log_y)
-        self._plot.getPlotItem().setLabel("left", "File pairs" + (" (log scale)" if self.log_y
-                                                                   else ""))
+        self._plot.getPlotItem().setLabel("left", self.tr("File pairs (log scale)")
+                                          if self.log_y else self.tr("File pairs"))
         self._set_ranges(tolerance, max(key_hits.max(initial=0), sum_hits.max(initial=0)))
         self._note.setText(self._describe(curve, key_hits, sum_hits))
         self._overlay.hide()
@@ -676,7 +689,7 @@ class ToleranceChart(_Themed):
 
     def clear(self, message: str = "") -> None:
         """No curve; the overlay says ``message`` (default: scan a folder) instead."""
-        self.empty_message = message or self.EMPTY_TEXT
+        self.empty_message = message or self.tr(self.EMPTY_TEXT)
         self._overlay.setText(self.empty_message)
         self._curve = None
         self.log_y = False
@@ -688,7 +701,7 @@ class ToleranceChart(_Themed):
         item = self._plot.getPlotItem()
         item.getAxis("left").setLogMode(False)
         item.getAxis("left").setStyle(showValues=False)  # no counts to show yet
-        item.setLabel("left", "File pairs")
+        item.setLabel("left", self.tr("File pairs"))
         self._set_ranges(np.zeros(0), 1.0)
         self._draw_markers()
 
@@ -724,25 +737,26 @@ class ToleranceChart(_Themed):
 
     def _build(self) -> None:
         self._plot = _make_plot(_Axis("bottom", _percent_tick), _Axis("left", _compact),
-                                "Tolerance (%)", "File pairs")
+                                self.tr("Tolerance (%)"), self.tr("File pairs"))
         item = self._plot.getPlotItem()
         item.getAxis("bottom").setLogMode(True)
         item.setMouseEnabled(x=False, y=False)  # a summary; the sliders drive it
         item.hideButtons()
         self._legend = item.addLegend(offset=(10, 10))
-        self._key_curve = item.plot(name="key hits", symbol="o", symbolSize=5)
-        self._sum_curve = item.plot(name="sum-table hits", symbol="s", symbolSize=5)
+        self._key_curve = item.plot(name=self.tr("key hits"), symbol="o", symbolSize=5)
+        self._sum_curve = item.plot(name=self.tr("sum-table hits"), symbol="s", symbolSize=5)
         # the paper's terms stay on its chart; the tooltip says them in the window's words
-        self._plot.setToolTip("Key hits (the paper's term): candidates, pairs whose keys are "
-                              "within the tolerance.\nSum-table hits: similar pairs, "
-                              "candidates whose sum tables are within it too (before the "
-                              "content check).")
-        self._key_line = self._marker("key", 0.92)
-        self._sum_line = self._marker("sum table", 0.80)
-        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+        self._plot.setToolTip(self.tr(
+            "Key hits (the paper's term): candidates, pairs whose keys are "
+            "within the tolerance.\nSum-table hits: similar pairs, "
+            "candidates whose sum tables are within it too (before the "
+            "content check)."))
+        self._key_line = self._marker(self.tr("key"), 0.92)
+        self._sum_line = self._marker(self.tr("sum table"), 0.80)
+        self._overlay = _Overlay(self.tr(self.EMPTY_TEXT), self._plot)
         self._note = _small_label()
 
-        title = QLabel("<b>Hits against tolerance</b>")
+        title = QLabel(self.tr("<b>Hits against tolerance</b>"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(title)
@@ -793,19 +807,21 @@ class ToleranceChart(_Themed):
         hits = np.asarray(curve["key_hits"], np.float64)
         fraction = np.asarray(curve.get("key_fraction", np.zeros(len(hits))), np.float64)
         known = fraction > 0
-        parts = ["Counts of file pairs"]
+        parts = [self.tr("Counts of file pairs")]
         if known.any():
             total = round(float(hits[known][0] / fraction[known][0]))
-            parts[0] += f" out of {total:,} possible pairs"
+            parts[0] = self.tr("Counts of file pairs out of {total:,} possible pairs").format(
+                total=total)
         if self.log_y and ((key_hits == 0).any() or (sum_hits == 0).any()):
-            parts.append("tolerances with no hits are left out of the log scale")
+            parts.append(self.tr("tolerances with no hits are left out of the log scale"))
         sum_tolerance = np.asarray(curve.get("sum_tolerance", curve["key_tolerance"]))
         if not np.allclose(sum_tolerance, curve["key_tolerance"]):
-            parts.append("x is the key tolerance; the sum-table tolerance moves with it")
+            parts.append(self.tr("x is the key tolerance; the sum-table tolerance moves "
+                                 "with it"))
         else:  # read at a slider's mark, a curve need not match the counts beside the sliders
-            parts.append("each point sets the key and the sum-table tolerance to the same "
-                         "value, as the paper's Figures 6-7 do; the counts under the sliders "
-                         "use the two sliders' own values")
+            parts.append(self.tr("each point sets the key and the sum-table tolerance to the "
+                                 "same value, as the paper's Figures 6-7 do; the counts under "
+                                 "the sliders use the two sliders' own values"))
         return "; ".join(parts) + "."
 
     def _draw_markers(self) -> None:
@@ -818,8 +834,9 @@ class ToleranceChart(_Themed):
         self._key_line.show()
         self._sum_line.setVisible(not together)
         self._place(self._key_line, key,
-                    f"key and sum table {key:g} %" if together else f"key {key:g} %")
-        self._place(self._sum_line, total, f"sum table {total:g} %")
+                    self.tr("key and sum table {value:g} %").format(value=key) if together
+                    else self.tr("key {value:g} %").format(value=key))
+        self._place(self._sum_line, total, self.tr("sum table {value:g} %").format(value=total))
 
     def _place(self, line: pg.InfiniteLine, tolerance: float, text: str) -> None:
         """Put a marker at ``tolerance``, pinned to the chart's edge when beyond it."""
@@ -840,8 +857,9 @@ class DistanceChart(_Themed):
     against the pairs found, with the threshold marked, so a threshold can be set where
     the two part."""
 
-    EMPTY_TEXT = ("Choose the simhash or MinHash method (Tolerances › Method) to see how far "
-                  "apart your files are")
+    EMPTY_TEXT = QT_TRANSLATE_NOOP(
+        "DistanceChart", "Choose the simhash or MinHash method (Tolerances › Method) to see "
+        "how far apart your files are")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -860,8 +878,8 @@ class DistanceChart(_Themed):
                                             np.asarray(found, np.float64))
         item = self._plot.getPlotItem()
         self._draw_bars()
-        item.setLabel("bottom", "Differing bits" if method == "simhash"
-                      else "Estimated resemblance (%)")
+        item.setLabel("bottom", self.tr("Differing bits") if method == "simhash"
+                      else self.tr("Estimated resemblance (%)"))
         item.setXRange(float(self.x[0]), float(self.x[-1]), padding=0.02)
         top = np.log10(max(self.sampled.max(initial=1), self.found.max(initial=1), 1.0))
         item.setYRange(0, top + 0.3, padding=0)
@@ -869,11 +887,15 @@ class DistanceChart(_Themed):
         self._overlay.hide()
         self._legend.show()
         total = self.sampled.sum()
-        self._note.setText(
-            f"Bars: file pairs at each {'distance' if method == 'simhash' else 'resemblance'}"
-            f" (log scale); {total:,.0f} pairs in all. Unrelated files gather "
-            + ("on the right, around 32 bits; near copies on the left, near 0."
-               if method == "simhash" else "on the left; near copies on the right, near 100 %."))
+        if method == "simhash":
+            note = self.tr("Bars: file pairs at each distance (log scale); {total:,.0f} pairs in "
+                           "all. Unrelated files gather on the right, around 32 bits; near "
+                           "copies on the left, near 0.")
+        else:
+            note = self.tr("Bars: file pairs at each resemblance (log scale); {total:,.0f} pairs "
+                           "in all. Unrelated files gather on the left; near copies on the "
+                           "right, near 100 %.")
+        self._note.setText(note.format(total=total))
         self._draw_marker()
 
     def set_threshold(self, value: float | None) -> None:
@@ -902,13 +924,15 @@ class DistanceChart(_Themed):
         background, foreground = _theme_colours(self)
         inside = self.within()
         self._bars = []
-        for counts, colour, name in (
-                (self.sampled, QColor(PALETTE[0]), "all pairs (estimated from a sample)"),
-                (np.where(inside, self.found, 0), QColor(PALETTE[3]), "pairs found"),
+        for counts, colour, name, optional in (
+                (self.sampled, QColor(PALETTE[0]), self.tr("all pairs (estimated from a sample)"),
+                 False),
+                (np.where(inside, self.found, 0), QColor(PALETTE[3]), self.tr("pairs found"),
+                 False),
                 (np.where(inside, 0, self.found), _mix(background, QColor(PALETTE[3]), 0.35),
-                 "found if the threshold moves there")):
+                 self.tr("found if the threshold moves there"), True)):
             shown = counts >= 1
-            if not shown.any() and name.startswith("found if"):
+            if not shown.any() and optional:
                 continue
             bar = pg.BarGraphItem(x=self.x[shown], height=np.log10(counts[shown]),
                                   width=width, brush=pg.mkBrush(colour), pen=None, name=name)
@@ -947,7 +971,7 @@ class DistanceChart(_Themed):
 
     def _build(self) -> None:
         self._plot = _make_plot(_Axis("bottom", _compact), _Axis("left", _compact),
-                                "Differing bits", "File pairs (log scale)")
+                                self.tr("Differing bits"), self.tr("File pairs (log scale)"))
         item = self._plot.getPlotItem()
         item.getAxis("left").setLogMode(True)
         item.setMouseEnabled(x=False, y=False)
@@ -958,11 +982,11 @@ class DistanceChart(_Themed):
                                                 "anchors": [(0, 0.5), (0, 0.5)]})
         self._line.setZValue(5)
         item.addItem(self._line, ignoreBounds=True)
-        self._overlay = _Overlay(self.EMPTY_TEXT, self._plot)
+        self._overlay = _Overlay(self.tr(self.EMPTY_TEXT), self._plot)
         self._note = _small_label()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(QLabel("<b>Fingerprint distances between your files</b>"))
+        layout.addWidget(QLabel(self.tr("<b>Fingerprint distances between your files</b>")))
         layout.addWidget(self._plot, 1)
         layout.addWidget(self._note)
 

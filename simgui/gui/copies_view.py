@@ -7,13 +7,20 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt,
+)
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from simgui.core.units import format_bytes
 from simgui.gui.groups_model import GroupsModel, modified_text, similarity_text
 
-COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Identical", "Kept file")
+# the headers, translated where shown (context "CopiesModel")
+COLUMNS = (QT_TRANSLATE_NOOP("CopiesModel", "Name"), QT_TRANSLATE_NOOP("CopiesModel", "Folder"),
+           QT_TRANSLATE_NOOP("CopiesModel", "Size"), QT_TRANSLATE_NOOP("CopiesModel", "Modified"),
+           QT_TRANSLATE_NOOP("CopiesModel", "Similarity"),
+           QT_TRANSLATE_NOOP("CopiesModel", "Identical"),
+           QT_TRANSLATE_NOOP("CopiesModel", "Kept file"))
 NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, IDENTICAL, KEPT = range(len(COLUMNS))
 
 
@@ -91,7 +98,7 @@ class CopiesModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return QCoreApplication.translate("CopiesModel", COLUMNS[section])
         return None
 
     def flags(self, index):
@@ -139,7 +146,7 @@ class CopiesModel(QAbstractTableModel):
         if column == SIMILARITY:
             return similarity_text(float(t.similarity[row]))
         if column == IDENTICAL:
-            return "identical" if t.identical[row] else "similar"
+            return self.tr("identical") if t.identical[row] else self.tr("similar")
         if column == KEPT:
             return t.files.paths[int(t.rows[t.start[t.group_of_row[row]]])]
         return None

@@ -46,13 +46,14 @@ class CrashReporter(QObject):
             return  # one dialog at a time: an error in a paint loop must not stack dialogs
         self._showing = True
         try:
-            box = QMessageBox(QMessageBox.Icon.Critical, "simgui: unexpected error",
-                              "Something went wrong inside simgui. Your files and the store "
-                              "are safe: nothing is changed on disk without a finished, "
-                              "journaled step.",
+            box = QMessageBox(QMessageBox.Icon.Critical, self.tr("simgui: unexpected error"),
+                              self.tr("Something went wrong inside simgui. Your files and the "
+                                      "store are safe: nothing is changed on disk without a "
+                                      "finished, journaled step."),
                               QMessageBox.StandardButton.Ok,
                               QApplication.activeWindow())
-            box.setInformativeText(f"The details are also in the log: {log_path()}")
+            box.setInformativeText(
+                self.tr("The details are also in the log: {path}").format(path=log_path()))
             box.setDetailedText(details)
             box.exec()
         finally:

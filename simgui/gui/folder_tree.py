@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QTreeWidget,
@@ -25,6 +25,10 @@ NORMAL, REFERENCE, EXCLUDED = "normal", "reference", "excluded"
 _PATH = Qt.ItemDataRole.UserRole
 _LOADED = Qt.ItemDataRole.UserRole + 1
 _COLOURS = {REFERENCE: "#2e7d32", EXCLUDED: "#b00020"}
+# a state as the tree shows it, translated where shown (context "FolderTreeDialog")
+_STATE_TEXT = {NORMAL: QT_TRANSLATE_NOOP("FolderTreeDialog", "normal"),
+               REFERENCE: QT_TRANSLATE_NOOP("FolderTreeDialog", "reference"),
+               EXCLUDED: QT_TRANSLATE_NOOP("FolderTreeDialog", "excluded")}
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -45,27 +49,27 @@ def state_of(path: str, references, excluded) -> tuple[str, str]:
 class FolderTreeDialog(QDialog):
     def __init__(self, folders, references=(), excluded=(), excludes=(), parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Folder states")
+        self.setWindowTitle(self.tr("Folder states"))
         self.references = [os.path.abspath(r) for r in references]
         self.excluded = [os.path.abspath(e) for e in excluded]
         self.patterns = list(excludes)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Folder", "State"])
+        self.tree.setHeaderLabels([self.tr("Folder"), self.tr("State")])
         self.tree.setColumnWidth(0, 380)
         self.tree.itemExpanded.connect(self._load_children)
         for folder in folders:
             self.tree.addTopLevelItem(self._item(os.path.abspath(folder), folder))
         buttons = QHBoxLayout()
         self.state_buttons = {}
-        for state, text in ((NORMAL, "Normal"), (REFERENCE, "Reference"),
-                            (EXCLUDED, "Excluded")):
+        for state, text in ((NORMAL, self.tr("Normal")), (REFERENCE, self.tr("Reference")),
+                            (EXCLUDED, self.tr("Excluded"))):
             button = QPushButton(text)
             button.clicked.connect(lambda _c=False, s=state: self.set_state_of_selected(s))
             buttons.addWidget(button)
             self.state_buttons[state] = button
         buttons.addStretch(1)
         self.test_path = QLineEdit()
-        self.test_path.setPlaceholderText("Type a path to see whether a scan reads it")
+        self.test_path.setPlaceholderText(self.tr("Type a path to see whether a scan reads it"))
         self.test_result = QLabel()
         self.message = QLabel()
         self.message.setStyleSheet("color: #b00020")
@@ -75,9 +79,9 @@ class FolderTreeDialog(QDialog):
         box.accepted.connect(self.accept)
         box.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        intro = QLabel("A state holds for every folder below, unless one of them says "
-                       "otherwise. <b>Reference</b>: its files are kept, never moved or "
-                       "deleted. <b>Excluded</b>: not scanned.")
+        intro = QLabel(self.tr("A state holds for every folder below, unless one of them says "
+                               "otherwise. <b>Reference</b>: its files are kept, never moved or "
+                               "deleted. <b>Excluded</b>: not scanned."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
         layout.addWidget(self.tree, 1)
@@ -109,7 +113,8 @@ class FolderTreeDialog(QDialog):
                 names = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
         except OSError as exc:
             names = []
-            item.setToolTip(0, f"{shown_path(path)}\nCannot list: {exc.strerror or exc}")
+            item.setToolTip(0, self.tr("{path}\nCannot list: {error}").format(
+                path=shown_path(path), error=exc.strerror or exc))
         for name in names:
             item.addChild(self._item(os.path.join(path, name), name))
         if not names:
@@ -140,9 +145,11 @@ class FolderTreeDialog(QDialog):
         inherited, source = state_of(path, references, excluded)
         why = ""
         if state != inherited and inherited == EXCLUDED:
-            why = f"{shown_path(source)} is excluded: nothing below it is scanned."
+            why = self.tr("{folder} is excluded: nothing below it is scanned.").format(
+                folder=shown_path(source))
         elif state == NORMAL and inherited == REFERENCE:
-            why = f"{shown_path(source)} is a reference: everything below it is kept."
+            why = self.tr("{folder} is a reference: everything below it is kept.").format(
+                folder=shown_path(source))
         elif state != inherited:  # a state equal to the one above needs no entry
             (references if state == REFERENCE else excluded).append(path)
         if not why:
@@ -162,7 +169,9 @@ class FolderTreeDialog(QDialog):
             item = stack.pop()
             path = item.data(0, _PATH)
             state, source = state_of(path, self.references, self.excluded)
-            item.setText(1, state if source in ("", path) else f"{state} (from above)")
+            shown = self.tr(_STATE_TEXT[state])
+            item.setText(1, shown if source in ("", path)
+                         else self.tr("{state} (from above)").format(state=shown))
             colour = _COLOURS.get(state)
             item.setForeground(1, QBrush(QColor(colour)) if colour else QBrush())
             stack.extend(item.child(k) for k in range(item.childCount()))
@@ -179,15 +188,16 @@ class FolderTreeDialog(QDialog):
         for depth in range(2, len(parts) + 1):
             partial = os.sep.join(parts[:depth]) or os.sep
             if options.excluded(parts[depth - 1], partial):
-                self.test_result.setText(f"Skipped: “{shown_path(partial)}” matches a skip "
-                                         "pattern.")
+                self.test_result.setText(
+                    self.tr("Skipped: “{path}” matches a skip pattern.").format(
+                        path=shown_path(partial)))
                 return
         state, source = state_of(path, self.references, self.excluded)
         if state == EXCLUDED:
-            self.test_result.setText(f"Skipped: inside the excluded folder "
-                                     f"{shown_path(source)}.")
+            self.test_result.setText(self.tr("Skipped: inside the excluded folder {folder}.")
+                                     .format(folder=shown_path(source)))
         elif state == REFERENCE:
-            self.test_result.setText(f"Scanned, as a reference (kept): inside "
-                                     f"{shown_path(source)}.")
+            self.test_result.setText(self.tr("Scanned, as a reference (kept): inside {folder}.")
+                                     .format(folder=shown_path(source)))
         else:
-            self.test_result.setText("Scanned.")
+            self.test_result.setText(self.tr("Scanned."))

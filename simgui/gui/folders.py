@@ -60,25 +60,29 @@ class FoldersPanel(QGroupBox):
     notice = Signal(str)  # something the user should read in the status bar
 
     def __init__(self, parent=None):
-        super().__init__("Folders", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Folders"))
         self.list = FolderList()
-        self.list.setToolTip("Folders to scan. Tick a folder to make it a reference: its files "
-                             "are kept first and never moved or deleted.\nDrop folders here.")
-        self.add_button = QPushButton("Add…")
-        self.remove_button = QPushButton("Remove")
+        self.list.setToolTip(self.tr(
+            "Folders to scan. Tick a folder to make it a reference: its files "
+            "are kept first and never moved or deleted.\nDrop folders here."))
+        self.add_button = QPushButton(self.tr("Add…"))
+        self.remove_button = QPushButton(self.tr("Remove"))
         self.remove_button.setEnabled(False)
-        self.states_button = QPushButton("States…")
-        self.states_button.setToolTip("Subfolders in a tree: normal, reference or excluded")
+        self.states_button = QPushButton(self.tr("States…"))
+        self.states_button.setToolTip(
+            self.tr("Subfolders in a tree: normal, reference or excluded"))
         self.states_button.clicked.connect(self.edit_states)
         self._sub_references: list[str] = []  # reference folders inside the listed ones
         self.excludes = QLineEdit()
-        self.excludes.setPlaceholderText("e.g. .git, *.tmp, node_modules")
-        self._excludes_tip = ("Names to skip (files or folders), separated by commas; * and "
-                              "? work as in a shell; re: and a regular expression skips the "
-                              "paths it is found in (re:/build/)")
+        self.excludes.setPlaceholderText(self.tr("e.g. .git, *.tmp, node_modules"))
+        self._excludes_tip = self.tr(
+            "Names to skip (files or folders), separated by commas; * and "
+            "? work as in a shell; re: and a regular expression skips the "
+            "paths it is found in (re:/build/)")
         self.excludes.setToolTip(self._excludes_tip)
         self.min_size = QLineEdit("0")
-        self.min_size.setToolTip("Skip files smaller than this (e.g. 0, 4k, 1M)")
+        self.min_size.setToolTip(self.tr("Skip files smaller than this (e.g. 0, 4k, 1M)"))
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
@@ -86,8 +90,8 @@ class FoldersPanel(QGroupBox):
         buttons.addWidget(self.states_button)
         buttons.addStretch(1)
         form = QFormLayout()
-        form.addRow("Skip names", self.excludes)
-        form.addRow("Minimum size", self.min_size)
+        form.addRow(self.tr("Skip names"), self.excludes)
+        form.addRow(self.tr("Minimum size"), self.min_size)
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
@@ -105,7 +109,7 @@ class FoldersPanel(QGroupBox):
     # -- folders ------------------------------------------------------------------
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Add a folder to scan",
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder to scan"),
                                                   os.path.expanduser("~"))
         if folder:
             self.add_folders([folder])
@@ -134,12 +138,14 @@ class FoldersPanel(QGroupBox):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if folder in references
                                else Qt.CheckState.Unchecked)
-            item.setToolTip(f"{folder}\nTick to make it a reference folder (protected)")
+            item.setToolTip(self.tr("{folder}\nTick to make it a reference folder (protected)")
+                            .format(folder=folder))
             self.list.blockSignals(True)
             self.list.addItem(item)
             self.list.blockSignals(False)
         if self.rejected:
-            self.notice.emit(f"Not a folder, not added: {', '.join(self.rejected)}")
+            self.notice.emit(self.tr("Not a folder, not added: {folders}")
+                             .format(folders=", ".join(self.rejected)))
         self.changed.emit()
 
     def remove_selected(self) -> None:
@@ -207,7 +213,8 @@ class FoldersPanel(QGroupBox):
                     patterns.append(exclude_pattern(p))
                 except ValueError as exc:
                     bad.append(str(exc))
-        self.excludes.setToolTip("Left out: " + "; ".join(bad) if bad else self._excludes_tip)
+        self.excludes.setToolTip(self.tr("Left out: {patterns}").format(patterns="; ".join(bad))
+                                 if bad else self._excludes_tip)
         return patterns
 
     def set_exclude_patterns(self, patterns: list[str]) -> None:
@@ -233,9 +240,9 @@ class FoldersPanel(QGroupBox):
         try:
             parse_size(self.min_size.text() or "0")
             self.min_size.setStyleSheet("")
-            self.min_size.setToolTip("Skip files smaller than this (e.g. 0, 4k, 1M)")
+            self.min_size.setToolTip(self.tr("Skip files smaller than this (e.g. 0, 4k, 1M)"))
         except ValueError as exc:
             self.min_size.setStyleSheet("color: palette(link-visited);")
             self.min_size.setToolTip(str(exc))
-            self.notice.emit(f"Minimum size: {exc}")
+            self.notice.emit(self.tr("Minimum size: {error}").format(error=exc))
         self.changed.emit()

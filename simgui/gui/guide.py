@@ -30,14 +30,14 @@ class GuideViewer(QDialog):
 
     def __init__(self, parent: QWidget | None = None, path: Path | None = None):
         super().__init__(parent)
-        self.setWindowTitle("simgui User Guide")
+        self.setWindowTitle(self.tr("simgui User Guide"))
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
         path = path if path is not None else guide_path()
         if path is None:
-            self.browser.setMarkdown(
+            self.browser.setMarkdown(self.tr(
                 "# The user guide is missing\n\nThis installation has no copy of the guide; "
-                "it is online at <https://github.com/simgui/simgui/blob/main/docs/user-guide.md>.")
+                "it is online at <https://github.com/simgui/simgui/blob/main/docs/user-guide.md>."))
         else:
             self.browser.setSearchPaths([str(path.parent)])
             self.browser.setSource(QUrl.fromLocalFile(str(path)))

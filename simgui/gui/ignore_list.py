@@ -26,13 +26,14 @@ class IgnoreListEditor(QWidget):
         for a, b in self._pairs:
             item = QListWidgetItem(f"{_shown(a)}\n    ≠ {_shown(b)}")
             item.setData(Qt.ItemDataRole.UserRole, (a, b))
-            item.setToolTip(f"{_shown(a)}\nis not a duplicate of\n{_shown(b)}")
+            item.setToolTip(self.tr("{first}\nis not a duplicate of\n{second}").format(
+                first=_shown(a), second=_shown(b)))
             self.list.addItem(item)
-        self.empty = QLabel("No pairs: right-click a file or group and choose "
-                            "<b>Not Duplicates (Ignore)</b> to add one.")
+        self.empty = QLabel(self.tr("No pairs: right-click a file or group and choose "
+                                    "<b>Not Duplicates (Ignore)</b> to add one."))
         self.empty.setWordWrap(True)
-        self.remove_button = QPushButton("Remove")
-        self.remove_all_button = QPushButton("Remove All")
+        self.remove_button = QPushButton(self.tr("Remove"))
+        self.remove_all_button = QPushButton(self.tr("Remove All"))
         self.remove_button.clicked.connect(self.remove_selected)
         self.remove_all_button.clicked.connect(self.remove_all)
         self.list.itemSelectionChanged.connect(self._update)

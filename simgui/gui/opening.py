@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -30,8 +30,14 @@ def open_path(path: str, parent: QWidget | None = None, what: str = "file") -> b
     if QDesktopServices.openUrl(url_for_path(path)):
         return True
     shown = shown_path(path)
-    box = QMessageBox(QMessageBox.Icon.Warning, "Cannot open",
-                      f"Cannot open this {what}: no application on this system opens it.",
+    if what == "folder":
+        text = QCoreApplication.translate(
+            "opening", "Cannot open this folder: no application on this system opens it.")
+    else:
+        text = QCoreApplication.translate(
+            "opening", "Cannot open this file: no application on this system opens it.")
+    box = QMessageBox(QMessageBox.Icon.Warning,
+                      QCoreApplication.translate("opening", "Cannot open"), text,
                       QMessageBox.StandardButton.Ok, parent)
     box.setInformativeText(shown)
     box.setModal(False)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
     QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
@@ -19,15 +19,17 @@ from PySide6.QtWidgets import (
 
 from simgui.core.search.groups import GroupTable
 
-#: rule name -> what the dialog calls it; rules with an argument ask for it
+#: rule name -> what the dialog calls it (translated where shown, context
+#: "ReprioritizeDialog"); rules with an argument ask for it
 RULES = {
-    "folder": "In this folder first",
-    "newest": "Newest",
-    "oldest": "Oldest",
-    "largest": "Largest",
-    "smallest": "Smallest",
-    "shortest-path": "Shortest path",
-    "name": "Name matches (glob, or re: for a regular expression)",
+    "folder": QT_TRANSLATE_NOOP("ReprioritizeDialog", "In this folder first"),
+    "newest": QT_TRANSLATE_NOOP("ReprioritizeDialog", "Newest"),
+    "oldest": QT_TRANSLATE_NOOP("ReprioritizeDialog", "Oldest"),
+    "largest": QT_TRANSLATE_NOOP("ReprioritizeDialog", "Largest"),
+    "smallest": QT_TRANSLATE_NOOP("ReprioritizeDialog", "Smallest"),
+    "shortest-path": QT_TRANSLATE_NOOP("ReprioritizeDialog", "Shortest path"),
+    "name": QT_TRANSLATE_NOOP("ReprioritizeDialog",
+                              "Name matches (glob, or re: for a regular expression)"),
 }
 _WITH_ARGUMENT = {"folder", "name"}
 
@@ -38,7 +40,7 @@ class Rule:
     argument: str = ""
 
     def describe(self) -> str:
-        text = RULES[self.name]
+        text = QCoreApplication.translate("ReprioritizeDialog", RULES[self.name])
         return f"{text}: {self.argument}" if self.argument else text
 
 
@@ -97,18 +99,18 @@ class ReprioritizeDialog(QDialog):
 
     def __init__(self, table: GroupTable, groups=None, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Re-prioritize")
+        self.setWindowTitle(self.tr("Re-prioritize"))
         self.table, self.groups = table, groups
         self.available = QComboBox()
         for name, text in RULES.items():
-            self.available.addItem(text, name)
+            self.available.addItem(self.tr(text), name)
         self.argument = QLineEdit()
-        self.argument.setPlaceholderText("folder, or name pattern")
-        self.add_button = QPushButton("Add")
+        self.argument.setPlaceholderText(self.tr("folder, or name pattern"))
+        self.add_button = QPushButton(self.tr("Add"))
         self.add_button.clicked.connect(self._add)
         self.rules_list = QListWidget()
-        self.up_button, self.down_button = QPushButton("Up"), QPushButton("Down")
-        self.remove_button = QPushButton("Remove")
+        self.up_button, self.down_button = QPushButton(self.tr("Up")), QPushButton(self.tr("Down"))
+        self.remove_button = QPushButton(self.tr("Remove"))
         self.up_button.clicked.connect(lambda: self._move(-1))
         self.down_button.clicked.connect(lambda: self._move(1))
         self.remove_button.clicked.connect(self._remove)
@@ -132,8 +134,8 @@ class ReprioritizeDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Choose each group's reference (the file kept) by these "
-                                "rules, the first deciding first:"))
+        layout.addWidget(QLabel(self.tr("Choose each group's reference (the file kept) by these "
+                                        "rules, the first deciding first:")))
         layout.addLayout(top)
         layout.addWidget(self.error)
         layout.addLayout(middle)
@@ -147,8 +149,8 @@ class ReprioritizeDialog(QDialog):
         name = self.available.currentData()
         self.argument.setEnabled(name in _WITH_ARGUMENT)
         self.argument.setPlaceholderText(
-            "a folder" if name == "folder" else "e.g. *.jpg, or re:^IMG_\\d+" if name == "name"
-            else "")
+            self.tr("a folder") if name == "folder"
+            else self.tr("e.g. *.jpg, or re:^IMG_\\d+") if name == "name" else "")
 
     def add_rule(self, rule: Rule) -> None:
         item = QListWidgetItem(rule.describe())
@@ -170,13 +172,13 @@ class ReprioritizeDialog(QDialog):
         argument = self.argument.text().strip()
         self.error.clear()
         if name in _WITH_ARGUMENT and not argument:
-            self.error.setText("This rule needs a folder or a name pattern in the field.")
+            self.error.setText(self.tr("This rule needs a folder or a name pattern in the field."))
             return
         if name == "name" and argument.startswith("re:"):
             try:
                 re.compile(argument[3:])
             except re.error as exc:
-                self.error.setText(f"Not a regular expression: {exc}")
+                self.error.setText(self.tr("Not a regular expression: {error}").format(error=exc))
                 return
         self.add_rule(Rule(name, argument if name in _WITH_ARGUMENT else ""))
 
@@ -198,6 +200,7 @@ class ReprioritizeDialog(QDialog):
     def _update(self) -> None:
         n = len(self.chosen())
         total = len(self.table) if self.groups is None else len(self.groups)
-        self.summary.setText(f"<b>{n:,}</b> of {total:,} groups would get another reference."
-                             if self.rules() else "Add a rule.")
+        self.summary.setText(
+            self.tr("<b>{n:,}</b> of {total:,} groups would get another reference.").format(
+                n=n, total=total) if self.rules() else self.tr("Add a rule."))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(n > 0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem,
@@ -30,11 +30,22 @@ from simgui.core.search.similar_folders import (
 from simgui.core.units import format_bytes
 from simgui.gui.tasks import Task, Tasks
 
-PAIR_COLUMNS = ["Similar", "A in B", "B in A", "Files A", "Files B", "To free", "Folder A",
-                "Folder B"]
-_STATUS = {"identical": ("same", QColor(46, 125, 50)),
-           "similar": ("similar", QColor(191, 120, 0)),
-           "only": ("only here", QColor(183, 28, 28))}
+# the headers and statuses, translated where shown (context "SimilarFoldersView")
+PAIR_COLUMNS = [QT_TRANSLATE_NOOP("SimilarFoldersView", "Similar"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "A in B"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "B in A"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "Files A"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "Files B"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "To free"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "Folder A"),
+                QT_TRANSLATE_NOOP("SimilarFoldersView", "Folder B")]
+_STATUS = {"identical": (QT_TRANSLATE_NOOP("SimilarFoldersView", "same"), QColor(46, 125, 50)),
+           "similar": (QT_TRANSLATE_NOOP("SimilarFoldersView", "similar"), QColor(191, 120, 0)),
+           "only": (QT_TRANSLATE_NOOP("SimilarFoldersView", "only here"), QColor(183, 28, 28))}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SimilarFoldersView", text)
 
 
 def folder_pairs(table: GroupTable, min_similarity: float, progress=None):
@@ -57,7 +68,7 @@ class _Side(QWidget):
         self.title.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["Name", "Status", "Size"])
+        self.tree.setHeaderLabels([self.tr("Name"), self.tr("Status"), self.tr("Size")])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.setUniformRowHeights(True)
         layout = QVBoxLayout(self)
@@ -79,12 +90,14 @@ class _Side(QWidget):
                     nodes[key].setExpanded(True)
                 parent = nodes[key]
             text, color = _STATUS[f.status]
+            text = _tr(text)
             if f.status == "similar":
-                text = f"similar {f.similarity:.0f} %"
+                text = self.tr("similar {percent:.0f} %").format(percent=f.similarity)
             item = QTreeWidgetItem(parent, [_shown(parts[-1]), text, format_bytes(f.size)])
             item.setForeground(1, QBrush(color))
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
-            tip = f"{_shown(f.path)}" + (f"\nmatches {_shown(f.match)}" if f.match else "")
+            tip = _shown(f.path) + (self.tr("\nmatches {path}").format(path=_shown(f.match))
+                                    if f.match else "")
             for column in range(3):
                 item.setToolTip(column, tip)
             item.setData(0, Qt.ItemDataRole.UserRole, f.file)
@@ -124,9 +137,10 @@ class SimilarFoldersView(QWidget):
         self.min_similarity.setRange(1, 100)
         self.min_similarity.setValue(int(DEFAULT_MIN_SIMILARITY))
         self.min_similarity.setSuffix(" %")
-        self.min_similarity.setPrefix("at least ")
-        self.min_similarity.setToolTip("List folder pairs at least this alike: the share of "
-                                       "both folders' bytes with a match in the other")
+        self.min_similarity.setPrefix(self.tr("at least "))
+        self.min_similarity.setToolTip(self.tr("List folder pairs at least this alike: the "
+                                               "share of both folders' bytes with a match in "
+                                               "the other"))
         self.min_similarity.valueChanged.connect(self._recompute)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
@@ -134,7 +148,7 @@ class SimilarFoldersView(QWidget):
 
         self.list = QTreeWidget()
         self.list.setColumnCount(len(PAIR_COLUMNS))
-        self.list.setHeaderLabels(PAIR_COLUMNS)
+        self.list.setHeaderLabels([_tr(text) for text in PAIR_COLUMNS])
         self.list.setUniformRowHeights(True)
         self.list.setAlternatingRowColors(True)
         for c in range(6):
@@ -150,21 +164,23 @@ class SimilarFoldersView(QWidget):
         sides = QSplitter(Qt.Orientation.Horizontal)
         sides.addWidget(self.side_a)
         sides.addWidget(self.side_b)
-        tip = ("Send every file of folder {} to the trash, each only if an identical copy "
-               "outside the folder stays (compared byte for byte right before acting); "
-               "refused if one file has none. Undo Last Clean-up puts them back.")
-        self.trash_a = QPushButton("Trash Folder A…")
-        self.trash_b = QPushButton("Trash Folder B…")
+        tip = self.tr("Send every file of folder {} to the trash, each only if an identical "
+                      "copy outside the folder stays (compared byte for byte right before "
+                      "acting); refused if one file has none. Undo Last Clean-up puts them "
+                      "back.")
+        self.trash_a = QPushButton(self.tr("Trash Folder A…"))
+        self.trash_b = QPushButton(self.tr("Trash Folder B…"))
         self.trash_a.setToolTip(tip.format("A"))
         self.trash_b.setToolTip(tip.format("B"))
         self.trash_a.clicked.connect(lambda: self._trash("a"))
         self.trash_b.clicked.connect(lambda: self._trash("b"))
-        merge_tip = ("Copy into folder {1} every file of {0} whose content {1} lacks (each "
-                     "verified byte for byte; a file only similar to {1}'s version is kept "
-                     "beside it unless you pick {0}'s version), then send {0}'s files to the "
-                     "trash, each compared with its copy first. Undo Last Clean-up puts it back.")
-        self.merge_a = QPushButton("Merge A into B…")
-        self.merge_b = QPushButton("Merge B into A…")
+        merge_tip = self.tr(
+            "Copy into folder {1} every file of {0} whose content {1} lacks (each "
+            "verified byte for byte; a file only similar to {1}'s version is kept "
+            "beside it unless you pick {0}'s version), then send {0}'s files to the "
+            "trash, each compared with its copy first. Undo Last Clean-up puts it back.")
+        self.merge_a = QPushButton(self.tr("Merge A into B…"))
+        self.merge_b = QPushButton(self.tr("Merge B into A…"))
         self.merge_a.setToolTip(merge_tip.format("A", "B"))
         self.merge_b.setToolTip(merge_tip.format("B", "A"))
         self.merge_a.clicked.connect(lambda: self._merge("a"))
@@ -223,8 +239,9 @@ class SimilarFoldersView(QWidget):
             self._show_state()
             self.pairs_ready.emit()
             return
-        self.summary.setText("Finding similar folders…")
-        task = Task("Similar folders", folder_pairs, self.table, float(self.min_similarity.value()))
+        self.summary.setText(self.tr("Finding similar folders…"))
+        task = Task(self.tr("Similar folders"), folder_pairs, self.table,
+                    float(self.min_similarity.value()))
         task.generation = self._generation
         task.succeeded.connect(self._arrived)
         task.failed.connect(self._failed)
@@ -240,25 +257,29 @@ class SimilarFoldersView(QWidget):
         self.pairs_ready.emit()
 
     def _failed(self, message: str) -> None:
-        self.summary.setText(f"Similar folders could not be found: {message}")
+        self.summary.setText(self.tr("Similar folders could not be found: {error}").format(
+            error=message))
         self.pairs_ready.emit()
 
     def _show_state(self) -> None:
         if self.table is None:
-            self.summary.setText("Scan folders to find folders that are copies of each other "
-                                 "(backups of backups).")
+            self.summary.setText(self.tr("Scan folders to find folders that are copies of "
+                                         "each other (backups of backups)."))
         elif self.index is None:
-            self.summary.setText("Similar folders are found when this view is shown.")
+            self.summary.setText(self.tr("Similar folders are found when this view is shown."))
         elif not self.pairs:
-            self.summary.setText(f"No two folders are {self.min_similarity.value()} % alike or "
-                                 "more.")
+            self.summary.setText(self.tr("No two folders are {percent} % alike or more.").format(
+                percent=self.min_similarity.value()))
         else:
             total = sum(p.bytes_to_free for p in self.pairs)
             n = len(self.pairs)
-            self.summary.setText(
-                f"{n:,} pair{'s' if n != 1 else ''} of similar folders, {format_bytes(total)} "
-                "in files with a match in the other folder. Expand a pair for the pairs of "
-                "its subfolders.")
+            if n == 1:
+                text = self.tr("{n:,} pair of similar folders, {size} in files with a match in "
+                               "the other folder. Expand a pair for the pairs of its subfolders.")
+            else:
+                text = self.tr("{n:,} pairs of similar folders, {size} in files with a match in "
+                               "the other folder. Expand a pair for the pairs of its subfolders.")
+            self.summary.setText(text.format(n=n, size=format_bytes(total)))
 
     # -- the pairs -------------------------------------------------------------------------
 
@@ -270,7 +291,7 @@ class SimilarFoldersView(QWidget):
             item = QTreeWidgetItem(parent, [
                 f"{p.similarity:.1f} %", f"{p.a_in_b:.1f} %", f"{p.b_in_a:.1f} %",
                 f"{p.files_a:,}", f"{p.files_b:,}", format_bytes(p.bytes_to_free),
-                _shown(p.a) + (" (without B)" if p.nested else ""), _shown(p.b)])
+                _shown(p.a) + (self.tr(" (without B)") if p.nested else ""), _shown(p.b)])
             for c in range(6):
                 item.setTextAlignment(c, Qt.AlignmentFlag.AlignRight)
             item.setToolTip(6, _shown(p.a))
@@ -311,7 +332,7 @@ class SimilarFoldersView(QWidget):
             return
         pair: FolderPair = item.data(0, Qt.ItemDataRole.UserRole)
         statuses = self.index.diff(pair.a, pair.b)
-        a_label = "A (without B)" if pair.nested else "A"
+        a_label = self.tr("A (without B)") if pair.nested else "A"
         self.side_a.show_files(a_label, pair.a, [s for s in statuses if s.side == "a"])
         self.side_b.show_files("B", pair.b, [s for s in statuses if s.side == "b"])
 
@@ -345,31 +366,35 @@ class MergeDialog(QDialog):
         super().__init__(parent)
         from simgui.core.cleanup.folder_merge import COPY, TRASH_A, TRASH_B
 
-        self.setWindowTitle("Merge folders")
+        self.setWindowTitle(self.tr("Merge folders"))
         layout = QVBoxLayout(self)
-        text = QLabel(_shown(plan.describe()))
+        from simgui.gui.plan_text import describe_merge, merge_reason
+
+        text = QLabel(_shown(describe_merge(plan)))  # MergePlan.describe, translated
         text.setWordWrap(True)
         layout.addWidget(text)
         self.choices = QListWidget()
         for s in similar:
             match = _shown(os.path.relpath(s.match, plan.b))
-            item = QListWidgetItem(f"Use A's version of {_shown(s.relative)} "
-                                   f"({s.similarity:.0f} % alike to B/{match})")
+            item = QListWidgetItem(
+                self.tr("Use A's version of {path} ({percent:.0f} % alike to B/{match})").format(
+                    path=_shown(s.relative), percent=s.similarity, match=match))
             item.setData(Qt.ItemDataRole.UserRole, s.path)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             self.choices.addItem(item)
         if similar:
-            layout.addWidget(QLabel("Files only similar to B's version (unchecked: A's version "
-                                    "is kept beside B's; checked: it replaces B's, which goes "
-                                    "to the trash):"))
+            layout.addWidget(QLabel(self.tr("Files only similar to B's version (unchecked: A's "
+                                            "version is kept beside B's; checked: it replaces "
+                                            "B's, which goes to the trash):")))
             layout.addWidget(self.choices)
             rows = min(len(similar), 6)
             self.choices.setMaximumHeight(self.choices.sizeHintForRow(0) * rows
                                           + 2 * self.choices.frameWidth() + 4)
         steps = QPlainTextEdit()
         steps.setReadOnly(True)
-        words = {COPY: "copy", TRASH_A: "trash", TRASH_B: "trash"}
+        words = {COPY: self.tr("copy"), TRASH_A: self.tr("trash"), TRASH_B: self.tr("trash")}
+        width = max(6, *(len(w) + 1 for w in words.values()))
 
         def inside(path: str) -> str:  # A/..., B/...: the folders are named above
             for side, folder in (("A", plan.a), ("B", plan.b)):
@@ -378,15 +403,15 @@ class MergeDialog(QDialog):
             return _shown(path)
 
         steps.setPlainText("\n".join(
-            f"{words[s.kind]:<6} {inside(s.path)}"
-            + (f"  →  {inside(s.target)}  ({s.why})" if s.target else "")
-            + ("  (replaced by A's version)" if s.kind == TRASH_B else "")
+            f"{words[s.kind]:<{width}} {inside(s.path)}"
+            + (f"  →  {inside(s.target)}  ({merge_reason(s.why)})" if s.target else "")
+            + (self.tr("  (replaced by A's version)") if s.kind == TRASH_B else "")
             for s in plan.steps[:5000]))
-        layout.addWidget(QLabel(f"Every step, in order (A: {_shown(plan.a)}, "
-                                f"B: {_shown(plan.b)}):"))
+        layout.addWidget(QLabel(self.tr("Every step, in order (A: {a}, B: {b}):").format(
+            a=_shown(plan.a), b=_shown(plan.b))))
         layout.addWidget(steps, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.go = buttons.addButton("Merge", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.go = buttons.addButton(self.tr("Merge"), QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

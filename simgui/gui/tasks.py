@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
 from simgui.core.progress import Cancelled, Progress
 from simgui.core.store import is_damage
@@ -80,8 +80,10 @@ class Task(QObject):
 
 def _message(exc: Exception) -> str:
     if is_damage(exc):
-        return (f"the store is damaged ({exc}); your files are not affected: choose "
-                "another store file in Edit › Settings, or move this one aside, and scan again")
+        return QCoreApplication.translate(
+            "tasks", "the store is damaged ({error}); your files are not affected: choose "
+            "another store file in Edit › Settings, or move this one aside, and scan again",
+        ).format(error=exc)
     if isinstance(exc, OSError) and exc.strerror:
         where = f": {exc.filename}" if exc.filename else ""
         return f"{exc.strerror}{where}"

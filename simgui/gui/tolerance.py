@@ -3,7 +3,7 @@ fingerprint method's threshold), search options, hit counts."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSlider,
     QVBoxLayout, QWidget,
@@ -13,22 +13,31 @@ from simgui.core.search import methods
 from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances
 from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, HitCounts
 
-SCHEME_NAMES = {"skew": "Skew (the paper's key)", "uniform": "Uniform", "custom": "Custom…"}
-METHOD_NAMES = {"paper": "Sum tables (the paper's method)",
-                "simhash": "Simhash fingerprints",
-                "minhash": "MinHash resemblance",
-                "images": "Similar pictures",
-                "images-rotated": "Similar pictures, turned or mirrored too"}
+# names and tips, translated where shown (context "TolerancePanel")
+SCHEME_NAMES = {"skew": QT_TRANSLATE_NOOP("TolerancePanel", "Skew (the paper's key)"),
+                "uniform": QT_TRANSLATE_NOOP("TolerancePanel", "Uniform"),
+                "custom": QT_TRANSLATE_NOOP("TolerancePanel", "Custom…")}
+METHOD_NAMES = {"paper": QT_TRANSLATE_NOOP("TolerancePanel", "Sum tables (the paper's method)"),
+                "simhash": QT_TRANSLATE_NOOP("TolerancePanel", "Simhash fingerprints"),
+                "minhash": QT_TRANSLATE_NOOP("TolerancePanel", "MinHash resemblance"),
+                "images": QT_TRANSLATE_NOOP("TolerancePanel", "Similar pictures"),
+                "images-rotated": QT_TRANSLATE_NOOP("TolerancePanel",
+                                                    "Similar pictures, turned or mirrored too")}
 METHOD_TIPS = {
-    "paper": "Keys and sum tables of tag counts (Sadowski and Levin): fast to compute, found "
-             "while scanning",
-    "simhash": "64-bit fingerprints of each file's content, compared bit by bit. Needs "
-               "fingerprints: the folders are read once more the first time",
-    "minhash": "The share of content pieces two files have in common: finds the most edits. "
-               "Needs fingerprints: the folders are read once more the first time",
-    "images": "Pictures that look the same (re-saved, resized, another format), by a 64-bit "
-              "perceptual hash of each picture, compared bit by bit",
-    "images-rotated": "Similar pictures, also turned 90, 180 or 270 degrees or mirrored",
+    "paper": QT_TRANSLATE_NOOP(
+        "TolerancePanel", "Keys and sum tables of tag counts (Sadowski and Levin): fast to "
+        "compute, found while scanning"),
+    "simhash": QT_TRANSLATE_NOOP(
+        "TolerancePanel", "64-bit fingerprints of each file's content, compared bit by bit. Needs "
+        "fingerprints: the folders are read once more the first time"),
+    "minhash": QT_TRANSLATE_NOOP(
+        "TolerancePanel", "The share of content pieces two files have in common: finds the "
+        "most edits. Needs fingerprints: the folders are read once more the first time"),
+    "images": QT_TRANSLATE_NOOP(
+        "TolerancePanel", "Pictures that look the same (re-saved, resized, another format), by "
+        "a 64-bit perceptual hash of each picture, compared bit by bit"),
+    "images-rotated": QT_TRANSLATE_NOOP(
+        "TolerancePanel", "Similar pictures, also turned 90, 180 or 270 degrees or mirrored"),
 }
 
 
@@ -244,7 +253,8 @@ class ThresholdSlider(_LabelledSlider):
 
     def affixes(self, value: float) -> tuple[str, str]:
         if self._bits():
-            return "≤ ", " bit" if value == 1 else " bits"
+            return "≤ ", (QCoreApplication.translate("ThresholdSlider", " bit") if value == 1
+                          else QCoreApplication.translate("ThresholdSlider", " bits"))
         return "≥ ", " %"
 
     def difference(self) -> float:
@@ -290,67 +300,70 @@ class TolerancePanel(QGroupBox):
     search_changed = Signal()  # scheme, extension modification or size factor
 
     def __init__(self, parent=None):
-        super().__init__("Tolerances", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Tolerances"))
         self.method = QComboBox()
         for name, label in METHOD_NAMES.items():
-            self.method.addItem(label, name)
-            self.method.setItemData(self.method.count() - 1, METHOD_TIPS[name],
+            self.method.addItem(self.tr(label), name)
+            self.method.setItemData(self.method.count() - 1, self.tr(METHOD_TIPS[name]),
                                     Qt.ItemDataRole.ToolTipRole)
-        self.method.setToolTip("How files are compared")
+        self.method.setToolTip(self.tr("How files are compared"))
         self.threshold = ThresholdSlider()
-        self.threshold.setToolTip("How different two files may be and still count as similar")
+        self.threshold.setToolTip(
+            self.tr("How different two files may be and still count as similar"))
         self.key = LogSlider()
-        self.key.setToolTip("How far apart two files' keys may be, in percent of the larger "
-                            "file's size: the first, fast filter")
+        self.key.setToolTip(self.tr("How far apart two files' keys may be, in percent of the "
+                                    "larger file's size: the first, fast filter"))
         self.sum = LogSlider()
-        self.sum.setToolTip("How far apart two files' sum tables may be (L1 distance), in percent "
-                            "of their mean size: what makes two files similar")
+        self.sum.setToolTip(self.tr("How far apart two files' sum tables may be (L1 distance), "
+                                    "in percent of their mean size: what makes two files "
+                                    "similar"))
         self.size_factor = QDoubleSpinBox()
         self.size_factor.setRange(1.0, 100.0)
         self.size_factor.setSingleStep(0.1)
         self.size_factor.setDecimals(2)
         self.size_factor.setSuffix(" ×")
-        self.size_factor.setToolTip("Files are compared only if the larger is at most this "
-                                    "many times the smaller")
+        self.size_factor.setToolTip(self.tr("Files are compared only if the larger is at most "
+                                            "this many times the smaller"))
         self.scheme = QComboBox()
         for name, label in SCHEME_NAMES.items():
-            self.scheme.addItem(label, name)
-        self.scheme.setToolTip("Weights that turn a sum table into a key")
-        self.extensions = QCheckBox("Only compare files with the same extension")
-        self.extensions.setToolTip("The paper's extension modification: keys of different "
-                                   "extensions lie far apart. Identical copies are found "
-                                   "whatever their names.")
-        self.check = QCheckBox("Confirm similar files by their content")
+            self.scheme.addItem(self.tr(label), name)
+        self.scheme.setToolTip(self.tr("Weights that turn a sum table into a key"))
+        self.extensions = QCheckBox(self.tr("Only compare files with the same extension"))
+        self.extensions.setToolTip(self.tr("The paper's extension modification: keys of "
+                                           "different extensions lie far apart. Identical "
+                                           "copies are found whatever their names."))
+        self.check = QCheckBox(self.tr("Confirm similar files by their content"))
         self.check.setChecked(True)
-        self.check.setToolTip(
+        self.check.setToolTip(self.tr(
             "After the sum tables, two files that are not copies count as similar only if "
             "they have enough of their content in common. Without it, unrelated photos, "
             "videos or archives of about the same size look similar (the paper's method as "
-            "published)")
+            "published)"))
         self.content = ContentSlider()
-        self.content.setToolTip(
+        self.content.setToolTip(self.tr(
             "How much of their content two files must have in common to count as similar, "
-            "estimated from fingerprints of their content (100 % only for copies)")
+            "estimated from fingerprints of their content (100 % only for copies)"))
         self.ceiling_note = QLabel()
         self.ceiling_note.setWordWrap(True)
         self.ceiling_note.hide()
         self.counts = QLabel("—")
         self.counts.setTextFormat(Qt.TextFormat.RichText)
         self.counts.setWordWrap(True)
-        self.counts.setToolTip(
+        self.counts.setToolTip(self.tr(
             "Candidates: pairs whose keys are within the key tolerance (the paper's \"key "
             "hits\").<br>Similar pairs: candidates whose sum tables are within the sum-table "
             "tolerance (the paper's \"sum-table hits\"), then confirmed by their content "
-            "when that is on.")
+            "when that is on."))
 
         form = self.form = QFormLayout()
-        form.addRow("Method", self.method)
-        form.addRow("Key tolerance", self.key)
-        form.addRow("Sum-table tolerance", self.sum)
-        form.addRow("Content in common", self.content)
-        form.addRow("Threshold", self.threshold)
-        form.addRow("Size factor", self.size_factor)
-        form.addRow("Key scheme", self.scheme)
+        form.addRow(self.tr("Method"), self.method)
+        form.addRow(self.tr("Key tolerance"), self.key)
+        form.addRow(self.tr("Sum-table tolerance"), self.sum)
+        form.addRow(self.tr("Content in common"), self.content)
+        form.addRow(self.tr("Threshold"), self.threshold)
+        form.addRow(self.tr("Size factor"), self.size_factor)
+        form.addRow(self.tr("Key scheme"), self.scheme)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.extensions)
@@ -474,28 +487,38 @@ class TolerancePanel(QGroupBox):
         limited = bool(value < TOLERANCE_STEPS[-1])
         self.ceiling_note.setVisible(limited)
         if limited:
-            yours = (f" (your setting, {format_percent(self._chosen_key)}, applies again to a "
-                     "collection that allows it)"
-                     if nearest_step(self._chosen_key) > self.key.slider.value() else "")
-            self.ceiling_note.setText(
-                f"<small>Key tolerance stops at {format_percent(value)}{yours}: above it this "
-                "collection has too many candidate pairs to hold in memory.</small>")
+            if nearest_step(self._chosen_key) > self.key.slider.value():
+                text = self.tr("<small>Key tolerance stops at {value} (your setting, {yours}, "
+                               "applies again to a collection that allows it): above it this "
+                               "collection has too many candidate pairs to hold in "
+                               "memory.</small>")
+            else:
+                text = self.tr("<small>Key tolerance stops at {value}: above it this "
+                               "collection has too many candidate pairs to hold in "
+                               "memory.</small>")
+            self.ceiling_note.setText(text.format(value=format_percent(value),
+                                                  yours=format_percent(self._chosen_key)))
 
     def show_counts(self, counts: HitCounts | None) -> None:
         if counts is None:
-            self.counts.setText("<i>Counts appear after a scan.</i>")
+            self.counts.setText(self.tr("<i>Counts appear after a scan.</i>"))
             return
         if self.method_name() != "paper":
-            self.counts.setText(f"<b>{counts.groups:,}</b> groups<br>"
-                                f"{counts.sum_hits:,} similar pairs of {counts.all_pairs:,}")
+            self.counts.setText(self.tr("<b>{groups:,}</b> groups<br>"
+                                        "{similar:,} similar pairs of {all:,}").format(
+                groups=counts.groups, similar=counts.sum_hits, all=counts.all_pairs))
             return
         checked = self.check.isChecked()
-        self.counts.setText(
-            f"<b>{counts.groups:,}</b> groups<br>"
-            f"{counts.similar:,} similar pairs"
-            + (f", confirmed of {counts.sum_hits:,} before the content check<br>" if checked
-               else " (not confirmed by content)<br>")
-            + f"{counts.key_hits:,} candidates of {counts.all_pairs:,} pairs")
+        if checked:
+            text = self.tr("<b>{groups:,}</b> groups<br>{similar:,} similar pairs, confirmed of "
+                           "{before:,} before the content check<br>{candidates:,} candidates "
+                           "of {all:,} pairs")
+        else:
+            text = self.tr("<b>{groups:,}</b> groups<br>{similar:,} similar pairs (not confirmed "
+                           "by content)<br>{candidates:,} candidates of {all:,} pairs")
+        self.counts.setText(text.format(groups=counts.groups, similar=counts.similar,
+                                        before=counts.sum_hits, candidates=counts.key_hits,
+                                        all=counts.all_pairs))
 
     def _tolerances_moved(self, _value: float) -> None:
         if self.method_name() != "paper":
