@@ -14,19 +14,20 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QTextCharFormat, QTextCursor,
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal,
 )
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
-    QPushButton, QScrollArea, QSizePolicy, QStackedWidget, QTableWidget, QTableWidgetItem,
-    QTextEdit, QToolTip, QVBoxLayout, QWidget,
+    QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+    QScrollArea, QSizePolicy, QStackedWidget, QTableWidget, QTableWidgetItem, QToolTip,
+    QVBoxLayout, QWidget,
 )
 
 from simgui.core.search.differences import Differences
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 from simgui.core.units import format_bytes
+from simgui.gui.content_preview import ContentPreview
 from simgui.gui.picture_compare import PictureCompare, is_picture_path
 
 AUTO_COMPARE_LIMIT = 64 * 1000 * 1000  # larger files are compared only on request
@@ -59,6 +60,11 @@ class FileDetails:
                    member.sum_distance, "reference" if reference else "member")
 
 
+# a file's role as the details name it (context "DetailsPanel")
+_ROLES = {"reference": QT_TRANSLATE_NOOP("DetailsPanel", "reference"),
+          "member": QT_TRANSLATE_NOOP("DetailsPanel", "member")}
+
+
 def _percent(value: float) -> str:
     """A share in percent that never rounds a little to nothing or nearly all to all."""
     if 0 < value < 0.1:
@@ -80,9 +86,11 @@ def summary(result: Differences) -> str:
     Said in blocks, because one changed byte makes its whole block "not found":
     0.2 % of bytes changed, scattered, can be 12 % of the blocks.
     """
-    return (f"A: {_percent(result.percent_changed_a)} changed, "
-            f"B: {_percent(result.percent_changed_b)} changed "
-            f"(share of {result.block}-byte blocks not found in the other file)")
+    return QCoreApplication.translate(
+        "DetailsPanel", "A: {a} changed, B: {b} changed (share of {block}-byte blocks not "
+        "found in the other file)").format(a=_percent(result.percent_changed_a),
+                                           b=_percent(result.percent_changed_b),
+                                           block=result.block)
 
 
 class _ElidedLabel(QLabel):
@@ -196,9 +204,10 @@ class DiffStrip(QWidget):
         fm = self.fontMetrics()
         x = float(self._label_width())
         box = fm.height() * 0.7
-        items = [(calm, "same content in the other file"), (strong, "not found in the other file")]
+        items = [(calm, self.tr("same content in the other file")),
+                 (strong, self.tr("not found in the other file"))]
         if self.result is not None and self.result.truncated:
-            items.append((None, "not compared"))
+            items.append((None, self.tr("not compared")))
         for colour, label in items:
             swatch = QRectF(x, y + (fm.height() - box) / 2, box, box)
             if colour is None:
@@ -215,7 +224,7 @@ class DiffStrip(QWidget):
             painter.setPen(QPen(text, 2))
             painter.drawLine(QPointF(x + 2, y + 1), QPointF(x + 2, y + fm.height() - 1))
             painter.setPen(text)
-            painter.drawText(QPointF(x + 8, y + fm.ascent()), "first difference")
+            painter.drawText(QPointF(x + 8, y + fm.ascent()), self.tr("first difference"))
 
     # tooltips -----------------------------------------------------------------
 
@@ -233,11 +242,14 @@ class DiffStrip(QWidget):
         lo = i * size // len(cells)
         hi = max((i + 1) * size // len(cells), lo + 1)
         name, other = ("A", "B") if which == 0 else ("B", "A")
-        where = f"{name}, bytes {lo:,}–{min(hi, size) - 1:,}"
+        where = self.tr("{name}, bytes {lo:,}–{hi:,}").format(name=name, lo=lo,
+                                                              hi=min(hi, size) - 1)
         if math.isnan(cells[i]):
             compared = format_bytes(r.compared_a if which == 0 else r.compared_b)
-            return f"{where}: not compared (only the first {compared} were)"
-        return f"{where}: {_percent(100 * float(cells[i]))} not found in {other}"
+            return self.tr("{where}: not compared (only the first {compared} were)").format(
+                where=where, compared=compared)
+        return self.tr("{where}: {percent} not found in {other}").format(
+            where=where, percent=_percent(100 * float(cells[i])), other=other)
 
     def event(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -295,18 +307,13 @@ class DetailsPanel(QWidget):
         self.detail_label = QLabel()
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.compare_button = QPushButton("Compare contents")
-        self.compare_button.setToolTip("Read both files and show where their contents differ")
+        self.compare_button = QPushButton(self.tr("Compare contents"))
+        self.compare_button.setToolTip(self.tr("Read both files and show where their contents "
+                                               "differ"))
         self.compare_button.clicked.connect(self.request_comparison)
         self.strip = DiffStrip()
-        self.hex_view = QPlainTextEdit()
-        self.hex_view.setReadOnly(True)
-        self.hex_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.hex_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.hex_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.hex_view.setToolTip("64 bytes around the first difference; ^^ marks bytes that differ")
         head = QHBoxLayout()
-        head.addWidget(self._heading("Where they differ"))
+        head.addWidget(self._heading(self.tr("Where they differ")))
         head.addStretch(1)
         head.addWidget(self.compare_button)
         diff_layout = QVBoxLayout(self.diff_section)
@@ -315,18 +322,20 @@ class DetailsPanel(QWidget):
         diff_layout.addWidget(self.status_label)
         diff_layout.addWidget(self.strip)
         diff_layout.addWidget(self.detail_label)
-        diff_layout.addWidget(self.hex_view)
+        # both files as text side by side, or their bytes lined up in hex
+        self.preview = ContentPreview()
+        diff_layout.addWidget(self.preview)
 
         # pictures: both shown when every file shown is one
         self.picture_section = QWidget()
         self.pictures = PictureCompare()
         picture_layout = QVBoxLayout(self.picture_section)
         picture_layout.setContentsMargins(0, 0, 0, 0)
-        picture_layout.addWidget(self._heading("Pictures"))
+        picture_layout.addWidget(self._heading(self.tr("Pictures")))
         picture_layout.addWidget(self.pictures)
 
         # sum tables
-        self.table_heading = self._heading("Sum table")
+        self.table_heading = self._heading(self.tr("Sum table"))
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -394,8 +403,10 @@ class DetailsPanel(QWidget):
     def _refresh_empty(self) -> None:
         muted = self._muted().name()
         self.empty_label.setText(
-            f'<p style="color:{muted}; font-size:large">Select a file to see its details</p>'
-            f'<p style="color:{muted}">Select two to see where their contents differ.</p>')
+            f'<p style="color:{muted}; font-size:large">'
+            + self.tr("Select a file to see its details") + "</p>"
+            f'<p style="color:{muted}">'
+            + self.tr("Select two to see where their contents differ.") + "</p>")
         self.note.setStyleSheet(f"color: {muted};")
 
     def set_tags(self, tags) -> None:
@@ -412,6 +423,7 @@ class DetailsPanel(QWidget):
         self.pending = None
         self.result = None
         if not self.files:
+            self.preview.clear()
             self.stack.setCurrentIndex(0)
             return
         self.stack.setCurrentIndex(1)
@@ -423,12 +435,12 @@ class DetailsPanel(QWidget):
             self.note.setVisible(False)
         else:
             names = [os.path.basename(f.path) or f.path for f in shown]
-            self.title.setText(f"{names[0]}  vs  {names[1]}")
+            self.title.setText(self.tr("{a}  vs  {b}").format(a=names[0], b=names[1]))
             self.title.setToolTip(f"A: {shown[0].path}\nB: {shown[1].path}")
             self.title.update()
             more = len(self.files) - 2
-            self.note.setText(f"{len(self.files)} files selected; the first two are shown."
-                              if more else "")
+            self.note.setText(self.tr("{n} files selected; the first two are shown.").format(
+                n=len(self.files)) if more else "")
             self.note.setVisible(bool(more))
         self._fill_meta(shown)
         self._fill_table(shown)
@@ -439,6 +451,9 @@ class DetailsPanel(QWidget):
         self.diff_section.setVisible(len(shown) == 2)
         if len(shown) == 2:
             self._start_comparison(shown[0], shown[1])
+            self.preview.set_pair(*((f.path, f.size, f.mtime_ns) for f in shown))
+        else:
+            self.preview.clear()
 
     def _fill_meta(self, files: list[FileDetails]) -> None:
         grid = self.meta_layout
@@ -451,30 +466,33 @@ class DetailsPanel(QWidget):
         row = 0
         if two:
             for column, (name, f) in enumerate(zip("AB", files), start=1):
-                role = f" · {f.role}" if f.role else ""
+                role = f" · {self._role(f.role)}" if f.role else ""
                 grid.addWidget(self._heading(f"{name}{role}"), row, column)
             row += 1
         rows: list[tuple[str, list[str], bool]] = [
-            ("Name", [os.path.basename(f.path) for f in files], True),
-            ("Folder", [os.path.dirname(f.path) for f in files], True),
-            ("Size", [f"{format_bytes(f.size)} ({f.size:,} bytes)" for f in files], False),
-            ("Modified", [self._when(f.mtime_ns) for f in files], False),
-            ("Extension", [f.extension or "(none)" for f in files], False),
-            ("Key", [f"{f.key:,.1f}" for f in files], False),
+            (self.tr("Name"), [os.path.basename(f.path) for f in files], True),
+            (self.tr("Folder"), [os.path.dirname(f.path) for f in files], True),
+            (self.tr("Size"), [self.tr("{size} ({n:,} bytes)").format(
+                size=format_bytes(f.size), n=f.size) for f in files], False),
+            (self.tr("Modified"), [self._when(f.mtime_ns) for f in files], False),
+            (self.tr("Extension"), [f.extension or self.tr("(none)") for f in files], False),
+            (self.tr("Key"), [f"{f.key:,.1f}" for f in files], False),
         ]
         if not two and files[0].role:
-            rows.append(("Role", [files[0].role], False))
+            rows.append((self.tr("Role"), [self._role(files[0].role)], False))
         if any(f.role == "member" for f in files):
             # two members are each measured against their reference: say so, and
             # measure them against each other too
             both = two and all(f.role == "member" for f in files)
-            to = " to reference" if both else ""
             rows += [
-                ("Similarity" + to, [self._similarity(f) for f in files], False),
-                ("Key distance" + to, ["" if f.key_distance is None or f.role == "reference"
-                                       else f"{f.key_distance:,.1f}" for f in files], False),
-                ("Sum distance" + to, ["" if f.sum_distance is None or f.role == "reference"
-                                       else f"{f.sum_distance:,}" for f in files], False),
+                (self.tr("Similarity to reference") if both else self.tr("Similarity"),
+                 [self._similarity(f) for f in files], False),
+                (self.tr("Key distance to reference") if both else self.tr("Key distance"),
+                 ["" if f.key_distance is None or f.role == "reference"
+                  else f"{f.key_distance:,.1f}" for f in files], False),
+                (self.tr("Sum distance to reference") if both else self.tr("Sum distance"),
+                 ["" if f.sum_distance is None or f.role == "reference"
+                  else f"{f.sum_distance:,}" for f in files], False),
             ]
             if both:
                 a, b = files
@@ -482,10 +500,10 @@ class DetailsPanel(QWidget):
                                    - np.asarray(b.table, np.int64)).sum())
                 # equal tables say nothing of equal contents: the strip below compares;
                 # the share in common is each file's to the reference, above
-                similar = "equal sum tables · " if apart == 0 else ""
-                rows.append(("A to B", [f"{similar}key distance "
-                                        f"{abs(a.key - b.key):,.1f} · sum distance {apart:,}"],
-                             False))
+                similar = self.tr("equal sum tables · ") if apart == 0 else ""
+                rows.append((self.tr("A to B"), [similar + self.tr(
+                    "key distance {key:,.1f} · sum distance {sum:,}").format(
+                        key=abs(a.key - b.key), sum=apart)], False))
         for label, values, elide in rows:
             name = QLabel(label)
             name.setStyleSheet(f"color: {self._muted().name()};")
@@ -507,22 +525,29 @@ class DetailsPanel(QWidget):
         return datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M:%S")
 
     @staticmethod
+    def _role(role: str) -> str:
+        """A file's role as shown: "reference" or "member", translated."""
+        return QCoreApplication.translate("DetailsPanel", _ROLES.get(role, role))
+
+    @staticmethod
     def _similarity(f: FileDetails) -> str:
         if f.role == "reference":
-            return "reference"
+            return QCoreApplication.translate("DetailsPanel", "reference")
         if f.identical:
-            return "identical (100 %)"
+            return QCoreApplication.translate("DetailsPanel", "identical (100 %)")
         if f.similarity is None:
             return ""
         if f.similarity != f.similarity:  # NaN: no fingerprints to estimate it from
-            return "unknown (scan again)"
-        return f"{f.similarity:.2f} % in common"
+            return QCoreApplication.translate("DetailsPanel", "unknown (scan again)")
+        return QCoreApplication.translate("DetailsPanel", "{percent:.2f} % in common").format(
+            percent=f.similarity)
 
     def _fill_table(self, files: list[FileDetails]) -> None:
         two = len(files) == 2
         table = self.table
         table.clear()
-        headers = ["Tag", "A", "B", "B − A"] if two else ["Tag", "Count"]
+        headers = [self.tr("Tag"), "A", "B", "B − A"] if two else [self.tr("Tag"),
+                                                                   self.tr("Count")]
         table.setColumnCount(len(headers))
         table.setHorizontalHeaderLabels(headers)
         table.setRowCount(len(self.tags))
@@ -534,9 +559,11 @@ class DetailsPanel(QWidget):
         bold.setBold(True)
         differing = 0
         for row, tag in enumerate(self.tags):
-            char = f", character {chr(tag)!r}" if 0x20 <= tag < 0x7F else ""
+            char = self.tr(", character {char}").format(char=repr(chr(tag))) \
+                if 0x20 <= tag < 0x7F else ""
             cells = [QTableWidgetItem(f"0x{tag:02x}")]
-            cells[0].setToolTip(f"Tag 0x{tag:02x}: bits {tag:08b}{char}")
+            cells[0].setToolTip(self.tr("Tag 0x{tag:02x}: bits {tag:08b}{char}").format(
+                tag=tag, char=char))
             values = [int(c[row]) for c in counts]
             cells += [QTableWidgetItem(f"{v:,}") for v in values]
             differs = two and values[0] != values[1]
@@ -561,15 +588,16 @@ class DetailsPanel(QWidget):
         table.setFixedHeight(height + 2 * table.frameWidth())
         # one narrow column pair reads better than a count far from its tag
         table.setMaximumWidth(16777215 if two else table.fontMetrics().horizontalAdvance("0" * 36))
-        self.table_heading.setText("Sum tables" if two else "Sum table")
+        self.table_heading.setText(self.tr("Sum tables") if two else self.tr("Sum table"))
         if two:
             distance = int(np.abs(counts[0] - counts[1]).sum())
             self.table_note.setText(
-                f"{differing} of {len(self.tags)} counts differ; "
-                f"sum-table distance (L1) {distance:,}." if differing else
-                "The sum tables are equal.")
+                self.tr("{n} of {total} counts differ; sum-table distance (L1) {distance:,}.")
+                .format(n=differing, total=len(self.tags), distance=distance) if differing else
+                self.tr("The sum tables are equal."))
         else:
-            self.table_note.setText(f"{int(counts[0].sum()):,} counted tag matches.")
+            self.table_note.setText(self.tr("{n:,} counted tag matches.").format(
+                n=int(counts[0].sum())))
 
     # comparing ----------------------------------------------------------------
 
@@ -583,9 +611,9 @@ class DetailsPanel(QWidget):
             self._show_result(self._cache[1])  # same pair as last time: no need to read again
             return
         if max(a.size, b.size) > self.auto_compare_limit:
-            self.status_label.setText(
-                f"Large files ({format_bytes(a.size)} and {format_bytes(b.size)}) are compared "
-                f"only on request: press “Compare contents”.")
+            self.status_label.setText(self.tr(
+                "Large files ({a} and {b}) are compared only on request: press “Compare "
+                "contents”.").format(a=format_bytes(a.size), b=format_bytes(b.size)))
             self.compare_button.setEnabled(True)
             return
         self._set_comparing((a.path, b.path))
@@ -605,7 +633,7 @@ class DetailsPanel(QWidget):
 
     def _set_comparing(self, pair: tuple[str, str]) -> None:
         self.pending = pair
-        self.status_label.setText("Comparing…")
+        self.status_label.setText(self.tr("Comparing…"))
         self.strip.setVisible(True)  # empty bars hold the place: less jumping when done
         self.compare_button.setEnabled(False)
 
@@ -628,7 +656,8 @@ class DetailsPanel(QWidget):
                 return
             self.pending = None
             self._show_result(None)
-            self.status_label.setText(f"Could not compare the contents: {result}")
+            self.status_label.setText(self.tr("Could not compare the contents: {error}").format(
+                error=result))
             self.status_label.setStyleSheet(
                 f"color: {self.palette().color(QPalette.ColorRole.LinkVisited).name()};")
             self.compare_button.setEnabled(True)
@@ -648,58 +677,25 @@ class DetailsPanel(QWidget):
             self.status_label.setText("")
             self.strip.setVisible(False)
             self.detail_label.setVisible(False)
-            self.hex_view.setVisible(False)
             return
         if result.identical:
-            self.status_label.setText("The contents are identical.")
+            self.status_label.setText(self.tr("The contents are identical."))
             self.strip.setVisible(False)
             self.detail_label.setVisible(False)
-            self.hex_view.setVisible(False)
             return
         self.status_label.setText(summary(result))
         self.strip.setVisible(True)
         first = result.first_difference
-        details = [f"First difference at byte {first:,} (0x{first:x})"]
+        details = [self.tr("First difference at byte {first:,} (0x{first:x})").format(
+            first=first)]
         common = result.common_bytes
-        details.append(f"about {format_bytes(common)} of content in common" if common
-                       else "no content in common")
+        details.append(self.tr("about {size} of content in common").format(
+            size=format_bytes(common)) if common else self.tr("no content in common"))
         if result.truncated:
             prefix = format_bytes(max(result.compared_a, result.compared_b))
-            details.append(f"only the first {prefix} of each file were searched for common content")
+            details.append(self.tr("only the first {size} of each file were searched for common "
+                                   "content").format(size=prefix))
         self.detail_label.setText("; ".join(details) + ".")
         self.detail_label.setVisible(True)
-        self._fill_hex(result)
+        # (the bytes themselves: the Hex preview below, lined up after insertions)
 
-    def _fill_hex(self, result: Differences) -> None:
-        rows = result.hex_rows()
-        self.hex_view.setPlainText("\n".join(rows))
-        self.hex_view.setVisible(bool(rows))
-        # colour the differing bytes, in the rows above each line of marks
-        palette = self.palette()
-        fmt = QTextCharFormat()
-        fmt.setBackground(palette.color(QPalette.ColorRole.Highlight))
-        fmt.setForeground(palette.color(QPalette.ColorRole.HighlightedText))
-        selections = []
-        document = self.hex_view.document()
-        for number, row in enumerate(rows):
-            if not row.strip().startswith("^^"):
-                continue
-            for column in range(len(row)):
-                if row.startswith("^^", column) and (column - 12) % 3 == 0:
-                    for above in (number - 2, number - 1):
-                        cursor = QTextCursor(document.findBlockByNumber(above))
-                        cursor.movePosition(QTextCursor.MoveOperation.Right,
-                                            QTextCursor.MoveMode.MoveAnchor, column)
-                        cursor.movePosition(QTextCursor.MoveOperation.Right,
-                                            QTextCursor.MoveMode.KeepAnchor, 2)
-                        selection = QTextEdit.ExtraSelection()
-                        selection.cursor = cursor
-                        selection.format = fmt
-                        selections.append(selection)
-        self.hex_view.setExtraSelections(selections)
-        lines = max(1, len(rows))
-        fm = self.hex_view.fontMetrics()
-        margins = self.hex_view.contentsMargins()
-        self.hex_view.setFixedHeight(int(lines * fm.lineSpacing() + 2 * document.documentMargin()
-                                         + margins.top() + margins.bottom() + 4))
-        self.hex_view.setMinimumWidth(0)

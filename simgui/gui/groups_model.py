@@ -13,16 +13,30 @@ import os
 from datetime import datetime
 
 import numpy as np
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal,
+)
 from PySide6.QtGui import QFont
 
 from simgui.core.search.groups import GroupTable
 from simgui.core.units import format_bytes
 
-COLUMNS = ("Name", "Folder", "Size", "Modified", "Similarity", "Key distance",
-           "Sum-table distance", "Identical", "Size vs reference", "Time vs reference")
+# the headers, translated where shown (context "GroupsModel"; see header_text)
+COLUMNS = (QT_TRANSLATE_NOOP("GroupsModel", "Name"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Folder"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Size"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Modified"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Similarity"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Key distance"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Sum-table distance"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Identical"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Size vs reference"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Time vs reference"),
+           QT_TRANSLATE_NOOP("GroupsModel", "Picture"))
 NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, KEY, SUM, IDENTICAL, SIZE_DELTA, TIME_DELTA = \
-    range(len(COLUMNS))
+    range(len(COLUMNS) - 1)
+#: a thumbnail, painted by simgui.gui.picture_thumbs (the model gives it no text)
+PICTURE = len(COLUMNS) - 1
 _NUMERIC = {SIZE, MODIFIED, SIMILARITY, KEY, SUM, SIZE_DELTA, TIME_DELTA}
 _TOP = 0  # internal id of group rows; file rows carry their group's position + 1
 
@@ -223,7 +237,7 @@ class GroupsModel(QAbstractItemModel):
     def _row_key(self, column: int) -> np.ndarray:
         t = self._table
         f = t.rows
-        if column == NAME:
+        if column in (NAME, PICTURE):  # thumbnails sort as their names
             return np.array([os.path.basename(t.files.paths[i]).casefold() for i in f], object)
         if column == FOLDER:
             return np.array([os.path.dirname(t.files.paths[i]).casefold() for i in f], object)
@@ -435,9 +449,9 @@ class GroupsModel(QAbstractItemModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
-                return COLUMNS[section]
+                return header_text(section)
             if role == Qt.ItemDataRole.ToolTipRole:
-                return _HEADER_TIPS[section]
+                return self.tr(_HEADER_TIPS[section])
         return None
 
     def flags(self, index):
@@ -489,14 +503,16 @@ class GroupsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column == SIZE:
-            return "Space the other files of this group take (what removing them frees)"
+            return self.tr("Space the other files of this group take (what removing them "
+                           "frees)")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         n = hi - lo
         if column == NAME:
             return os.path.basename(t.files.paths[t.rows[lo]])
         if column == FOLDER:  # what the group holds, where a group row has room
-            return f"{n} files · {format_bytes(int(t.group_bytes[g]))} to free"
+            return self.tr("{n} files · {size} to free").format(
+                n=n, size=format_bytes(int(t.group_bytes[g])))
         if column == SIZE:
             return format_bytes(int(t.group_bytes[g]))
         if column == SIMILARITY:
@@ -505,7 +521,9 @@ class GroupsModel(QAbstractItemModel):
             return "100 %" if low >= 100 else "—" if math.isnan(low) else f"≥ {low:.2f} %"
         if column == IDENTICAL:
             same = int(t.identical[lo + 1:hi].sum())
-            return "all copies" if same == n - 1 else f"{same} of {n - 1}" if same else "similar"
+            return (self.tr("all copies") if same == n - 1
+                    else self.tr("{same} of {n}").format(same=same, n=n - 1) if same
+                    else self.tr("similar"))
         return None
 
     def _file_data(self, row: int, column: int, role):
@@ -528,23 +546,27 @@ class GroupsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = path
             if reference:
-                tip += ("\nReference: the file the others are compared with; it is kept, so it "
-                        "cannot be marked (Make Reference keeps another file instead)")
+                tip += self.tr("\nReference: the file the others are compared with; it is "
+                               "kept, so it cannot be marked (Make Reference keeps another "
+                               "file instead)")
             if self._is_protected(path):
-                tip += "\nIn a reference folder: never marked, moved or deleted"
+                tip += self.tr("\nIn a reference folder: never marked, moved or deleted")
             copy_of = t.copy_of_path(row)
             if copy_of:
-                tip += f"\nIdentical to {copy_of} (both only similar to the reference)"
+                tip += self.tr("\nIdentical to {path} (both only similar to the "
+                               "reference)").format(path=copy_of)
             elif t.copies[row]:
-                others = _count(int(t.copies[row]) - 1, "other member is an identical copy",
-                                "other members are identical copies")
-                tip += f"\n{others} of this one (all only similar to the reference)"
+                n = int(t.copies[row]) - 1
+                tip += (self.tr("\n{n} other member is an identical copy of this one (all only "
+                                "similar to the reference)") if n == 1
+                        else self.tr("\n{n} other members are identical copies of this one "
+                                     "(all only similar to the reference)")).format(n=n)
             return tip
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == NAME:
             name = os.path.basename(path)
-            return f"{name}  (reference)" if reference else name
+            return self.tr("{name}  (reference)").format(name=name) if reference else name
         if column == FOLDER:
             return os.path.dirname(path)
         if column == SIZE:
@@ -561,22 +583,24 @@ class GroupsModel(QAbstractItemModel):
             if reference:
                 return ""
             if t.identical[row]:
-                return "identical"
+                return self.tr("identical")
             copy_of = t.copy_of_path(row)
             if copy_of:  # its folder's name too: copies often share their own name
                 folder, name = os.path.split(copy_of)
-                return f"similar · copy of {os.path.join(os.path.basename(folder), name)}"
+                return self.tr("similar · copy of {path}").format(
+                    path=os.path.join(os.path.basename(folder), name))
             copies = int(t.copies[row])
             if copies:
-                return f"similar · has {_count(copies - 1, 'copy', 'copies')}"
-            return "similar"
+                return (self.tr("similar · has {n} copy") if copies - 1 == 1
+                        else self.tr("similar · has {n} copies")).format(n=copies - 1)
+            return self.tr("similar")
         if column == SIZE_DELTA:
             if reference:
                 return ""
             delta = int(t.files.sizes[f]) - int(t.files.sizes[t.rows[t.start[
                 t.group_of_row[row]]]])
             sign = "+" if delta > 0 else "−"
-            return "same" if delta == 0 else sign + format_bytes(abs(delta))
+            return self.tr("same") if delta == 0 else sign + format_bytes(abs(delta))
         if column == TIME_DELTA:
             if reference:
                 return ""
@@ -588,34 +612,53 @@ class GroupsModel(QAbstractItemModel):
 
 def _time_delta(seconds: float) -> str:
     """A signed, rounded time difference: "same", "+3 min", "−2 d", "+1.5 y"."""
+    def _tr(text: str) -> str:
+        return QCoreApplication.translate("GroupsModel", text)
+
     if abs(seconds) < 1:
-        return "same"
+        return QCoreApplication.translate("GroupsModel", "same")
     sign = "+" if seconds > 0 else "−"
     s = abs(seconds)
-    for unit, size in (("y", 365.25 * 86400), ("d", 86400), ("h", 3600), ("min", 60)):
+    # the units' abbreviations, translated (years, days, hours, minutes, seconds)
+    for unit, size in ((QT_TRANSLATE_NOOP("GroupsModel", "y"), 365.25 * 86400),
+                       (QT_TRANSLATE_NOOP("GroupsModel", "d"), 86400),
+                       (QT_TRANSLATE_NOOP("GroupsModel", "h"), 3600),
+                       (QT_TRANSLATE_NOOP("GroupsModel", "min"), 60)):
         if s >= size:
             value = s / size
-            return f"{sign}{value:.1f} {unit}" if value < 10 else f"{sign}{value:,.0f} {unit}"
-    return f"{sign}{s:.0f} s"
+            unit = _tr(unit)
+            return f"{sign}{value:.1f} {unit}" if value < 10 else \
+                f"{sign}{value:,.0f} {unit}"
+    unit = _tr(QT_TRANSLATE_NOOP("GroupsModel", "s"))
+    return f"{sign}{s:.0f} {unit}"
 
 
+# translated where shown (context "GroupsModel")
 _HEADER_TIPS = (
-    "File name; tick the files to act on",
-    "Folder holding the file",
-    "File size; on group rows, the space the group's other files take",
-    "Last modified",
-    "100 % for identical copies; lower the more the sum tables differ",
-    "How far the file's key is from the reference's key",
-    "L1 distance between the file's sum table and the reference's",
-    "Identical: same size, sum table and content hash as the reference; similar files that are "
-    "identical to each other are marked as copies",
-    "How much larger (+) or smaller (−) than the group's reference",
-    "How much newer (+) or older (−) than the group's reference",
+    QT_TRANSLATE_NOOP("GroupsModel", "File name; tick the files to act on"),
+    QT_TRANSLATE_NOOP("GroupsModel", "Folder holding the file"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "File size; on group rows, the space the group's other files take"),
+    QT_TRANSLATE_NOOP("GroupsModel", "Last modified"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "100 % for identical copies; lower the more the sum tables differ"),
+    QT_TRANSLATE_NOOP("GroupsModel", "How far the file's key is from the reference's key"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "L1 distance between the file's sum table and the reference's"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "Identical: same size, sum table and content hash as the reference; "
+                      "similar files that are identical to each other are marked as copies"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "How much larger (+) or smaller (−) than the group's reference"),
+    QT_TRANSLATE_NOOP("GroupsModel",
+                      "How much newer (+) or older (−) than the group's reference"),
+    QT_TRANSLATE_NOOP("GroupsModel", "A thumbnail of the picture (a group row: its reference's)"),
 )
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def header_text(column: int) -> str:
+    """Column ``column``'s header as shown: translated."""
+    return QCoreApplication.translate("GroupsModel", COLUMNS[column])
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:

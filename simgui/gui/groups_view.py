@@ -12,15 +12,19 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.gui.groups_model import (
-    COLUMNS, FOLDER, IDENTICAL, KEY, MODIFIED, NAME, SIMILARITY, SIZE, SIZE_DELTA, SUM,
-    TIME_DELTA, GroupsModel,
+    COLUMNS, FOLDER, IDENTICAL, KEY, MODIFIED, NAME, PICTURE, SIMILARITY, SIZE, SIZE_DELTA,
+    SUM, TIME_DELTA, GroupsModel, header_text,
 )
 from simgui.gui.opening import open_path
+from simgui.gui.picture_compare import is_picture_path
+from simgui.gui.picture_thumbs import ThumbnailDelegate, ThumbnailLoader
 
 #: Groups open by default when there are at most this many.
 FEW_GROUPS = 20
 #: Columns shown only when the user asks (right-click on the header).
-HIDDEN_BY_DEFAULT = (KEY, SUM, SIZE_DELTA, TIME_DELTA)
+HIDDEN_BY_DEFAULT = (KEY, SUM, SIZE_DELTA, TIME_DELTA, PICTURE)
+#: Groups whose reference is looked at to tell whether the groups are of pictures.
+_PICTURE_PROBE = 2000
 #: The narrowest Name and Folder columns are fitted to, in average characters.
 _NAME_CHARS, _FOLDER_CHARS = 18, 14
 
@@ -71,7 +75,7 @@ class GroupsView(QWidget):
         self.model = model
         self.extra_actions: list[QAction] = []  # more entries for the context menu
         self.filter = FilterEdit()
-        self.filter.setPlaceholderText("Filter by path…  (Ctrl+F)")
+        self.filter.setPlaceholderText(self.tr("Filter by path…  (Ctrl+F)"))
         self.filter.setClearButtonEnabled(True)
         self.tree = _Tree()
         self.tree.setModel(model)
@@ -89,20 +93,30 @@ class GroupsView(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # what a user decides by first, within the default window: name, place, size,
         # how similar, whether a copy; the date and the two distances follow
-        for visual, column in enumerate((NAME, FOLDER, SIZE, SIMILARITY, IDENTICAL)):
+        # (a thumbnail follows them, in groups of pictures)
+        for visual, column in enumerate((NAME, FOLDER, SIZE, SIMILARITY, IDENTICAL, PICTURE)):
             header.moveSection(header.visualIndex(column), visual)
         fm = self.tree.fontMetrics()
         pad = 3 * fm.averageCharWidth() + 16  # margins, and the sort arrow
         for column, widest in ((SIZE, "999.9 MB"), (MODIFIED, "2026-12-31 23:59"),
-                               (SIMILARITY, "≥ 99.99 %"), (KEY, "Key distance"),
-                               (SUM, "Sum-table distance")):
+                               (SIMILARITY, "≥ 99.99 %"), (KEY, header_text(KEY)),
+                               (SUM, header_text(SUM))):
             header.resizeSection(column, max(fm.horizontalAdvance(widest),
-                                             fm.horizontalAdvance(COLUMNS[column])) + pad)
+                                             fm.horizontalAdvance(header_text(column))) + pad)
         header.resizeSection(NAME, 40 * fm.averageCharWidth())
         header.resizeSection(FOLDER, 28 * fm.averageCharWidth())
         header.resizeSection(IDENTICAL, 22 * fm.averageCharWidth())  # "similar · copy of …"
+        # groups of pictures show a thumbnail column, made off the GUI thread as rows are
+        # painted (simgui.gui.picture_thumbs)
+        self.thumbnails = ThumbnailLoader(parent=self)
+        self.tree.setItemDelegateForColumn(PICTURE, ThumbnailDelegate(model, self.thumbnails,
+                                                                      self.tree))
+        self.thumbnails.loaded.connect(self._thumbnail_loaded)
+        header.resizeSection(PICTURE, max(self.thumbnails.side + 12,
+                                          fm.horizontalAdvance(header_text(PICTURE)) + pad))
+        self._pictures_shown = False
         for column in (SIZE_DELTA, TIME_DELTA):
-            header.resizeSection(column, fm.horizontalAdvance(COLUMNS[column]) + pad)
+            header.resizeSection(column, fm.horizontalAdvance(header_text(column)) + pad)
         # the paper's distances and the differences from the reference are a right-click
         # on the header away, so the columns shown fit a 1280-pixel screen
         for column in HIDDEN_BY_DEFAULT:
@@ -119,7 +133,7 @@ class GroupsView(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setTextFormat(Qt.TextFormat.RichText)
-        self.empty_button = QPushButton("Add Folder…")
+        self.empty_button = QPushButton(self.tr("Add Folder…"))
         self.empty_button.setDefault(True)
         page = QWidget()
         page_layout = QVBoxLayout(page)
@@ -140,11 +154,11 @@ class GroupsView(QWidget):
 
         self.copies = CopiesView(model)  # the flat "copies only" view
         self.stack.addWidget(self.copies)
-        self.copies_only_action = QAction("Copies Only", self)
+        self.copies_only_action = QAction(self.tr("Copies Only"), self)
         self.copies_only_action.setCheckable(True)
         self.copies_only_action.setShortcut(QKeySequence("Ctrl+Shift+D"))
-        self.copies_only_action.setToolTip("One row per file that is not its group's "
-                                           "reference, flat and sortable")
+        self.copies_only_action.setToolTip(self.tr("One row per file that is not its group's "
+                                                   "reference, flat and sortable"))
         self.copies_only_action.toggled.connect(lambda _on: self._update_empty_state())
         self.copies.selectionModel().currentChanged.connect(self._copy_selected)
         layout = QVBoxLayout(self)
@@ -152,10 +166,10 @@ class GroupsView(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.stack, 1)
 
-        self.open_action = QAction("Open File", self)
+        self.open_action = QAction(self.tr("Open File"), self)
         self.open_action.setShortcut(QKeySequence(Qt.Key.Key_Return))
         self.open_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.show_action = QAction("Show in Folder", self)
+        self.show_action = QAction(self.tr("Show in Folder"), self)
         self.show_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.show_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.tree.addAction(self.open_action)
@@ -169,6 +183,7 @@ class GroupsView(QWidget):
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
         self.tree.selectionModel().currentChanged.connect(self._selection_changed)
         model.modelReset.connect(self._update_empty_state)
+        model.modelReset.connect(self._update_picture_column)
         # a slider move or a filter rebuilds the groups: the groups the user opened stay open
         self._expanded: set[str] = set()  # reference paths of the groups opened
         #: open every group at the next new table if there are few (set for new results;
@@ -177,24 +192,24 @@ class GroupsView(QWidget):
         self.tree.expanded.connect(self._remember_expanded)
         self.tree.collapsed.connect(self._forget_expanded)
         model.modelReset.connect(self._restore_expanded)
-        self.make_reference_action = QAction("Make Reference", self)
-        self.make_reference_action.setToolTip(
-            "Keep this file instead of the group's reference (the reference cannot be marked)")
+        self.make_reference_action = QAction(self.tr("Make Reference"), self)
+        self.make_reference_action.setToolTip(self.tr(
+            "Keep this file instead of the group's reference (the reference cannot be marked)"))
         self.make_reference_action.triggered.connect(self.make_current_reference)
-        self.expand_all_action = QAction("Expand All Groups", self)
+        self.expand_all_action = QAction(self.tr("Expand All Groups"), self)
         self.expand_all_action.setShortcut(QKeySequence("Ctrl+Shift+Down"))
         self.expand_all_action.triggered.connect(self.expand_all)
-        self.collapse_all_action = QAction("Collapse All Groups", self)
+        self.collapse_all_action = QAction(self.tr("Collapse All Groups"), self)
         self.collapse_all_action.setShortcut(QKeySequence("Ctrl+Shift+Up"))
         self.collapse_all_action.triggered.connect(self.collapse_all)
-        self.ignore_action = QAction("Not Duplicates (Ignore)", self)
-        self.ignore_action.setToolTip(
+        self.ignore_action = QAction(self.tr("Not Duplicates (Ignore)"), self)
+        self.ignore_action.setToolTip(self.tr(
             "These files are not duplicates: they leave the group now and in every later "
-            "search (the ignore list, in Settings)")
+            "search (the ignore list, in Settings)"))
         self.ignore_action.triggered.connect(self.ignore_current)
-        self.set_empty_text("<h3>Add a folder to begin</h3>"
-                            "<p>Use <b>Add Folder</b>, or drop folders on the Folders list, "
-                            "then press <b>Scan</b>.</p>")
+        self.set_empty_text(self.tr("<h3>Add a folder to begin</h3>"
+                                    "<p>Use <b>Add Folder</b>, or drop folders on the Folders "
+                                    "list, then press <b>Scan</b>.</p>"))
 
     # -- columns ------------------------------------------------------------------------
 
@@ -228,7 +243,7 @@ class GroupsView(QWidget):
         header = self.tree.header()
         menu = QMenu(self)
         for column in sorted(range(1, len(COLUMNS)), key=header.visualIndex):
-            action = menu.addAction(COLUMNS[column])
+            action = menu.addAction(header_text(column))
             action.setCheckable(True)
             action.setChecked(not header.isSectionHidden(column))
             action.toggled.connect(lambda on, c=column: self.set_column_shown(c, on))
@@ -236,7 +251,32 @@ class GroupsView(QWidget):
 
     def set_column_shown(self, column: int, shown: bool) -> None:
         self.tree.setColumnHidden(column, not shown)
+        if column == PICTURE:
+            self.tree.doItemsLayout()  # the rows' height follows the thumbnails
         self.fit_columns()
+
+    def shows_pictures(self) -> bool:
+        """Whether the groups are of pictures: a group reference (of the first few
+        thousand) is a picture."""
+        t = self.model.table
+        if t is None or len(t) == 0:
+            return False
+        references = t.rows[t.start[:-1]][:_PICTURE_PROBE]
+        if t.files.is_picture is not None:  # decoded as pictures by the scan: one lookup
+            return bool(t.files.is_picture[references].any())  # (a slider move runs this)
+        return any(is_picture_path(t.files.paths[int(f)]) for f in references)
+
+    def _update_picture_column(self) -> None:
+        """Show the Picture column when the groups become groups of pictures, hide it
+        when they stop being; in between the user's choice (header menu) holds."""
+        pictures = self.shows_pictures()
+        if pictures != self._pictures_shown:
+            self._pictures_shown = pictures
+            self.set_column_shown(PICTURE, pictures)
+
+    def _thumbnail_loaded(self, _key) -> None:
+        if not self.tree.isColumnHidden(PICTURE):
+            self.tree.viewport().update()  # repaints only what is in sight
 
     def set_empty_text(self, html: str) -> None:
         self.empty.setText(html)
@@ -248,8 +288,8 @@ class GroupsView(QWidget):
         has_rows = self.model.rowCount() > 0
         if not has_rows and self.filter.text() and self.model.table is not None \
                 and len(self.model.table):
-            self.no_match.setText(f"No group has a file whose path contains "
-                                  f"“{self.filter.text()}”.")
+            self.no_match.setText(self.tr("No group has a file whose path contains "
+                                          "“{text}”.").format(text=self.filter.text()))
             self.stack.setCurrentWidget(self.no_match)
             return
         shown = self.copies if self.copies_only_action.isChecked() else self.tree

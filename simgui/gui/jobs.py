@@ -21,6 +21,7 @@ from simgui.core.search.analysis import (
 from simgui.core.cleanup import BatchResult, Plan, execute, undo
 from simgui.core.progress import Progress, report
 from simgui.core.reading.scanner import ScanOptions, ScanReport, scan
+from simgui.core.search.groups import GroupTable
 from simgui.core.store import Store, StoredFiles, ignored
 
 
@@ -82,10 +83,32 @@ def load(store_path: str, folders: Sequence[str], search: SearchSettings,
         return Results(**_analyse(store, folders, search, progress), scan=rep)
 
 
+@dataclass(frozen=True)
+class IdenticalGroups(Progress):
+    """A scan's identical copies, sent as progress (phase :data:`IDENTICAL_GROUPS`) as soon
+    as they are known, while the rest is still read: the window shows them meanwhile.
+    ``table``: the groups (simgui.core.search.identical), files_done: how many."""
+
+    table: GroupTable | None = None
+
+
+IDENTICAL_GROUPS = "identical groups"
+
+
 def scan_and_analyse(store_path: str, folders: Sequence[str], options: ScanOptions,
                      search: SearchSettings, *, progress=None) -> Results:
     with Store(store_path) as store:
-        rep = scan(store, folders, options, progress)
+        def identical_known(found) -> None:
+            """The scan's hook: the identical copies are saved; the groups of the listed
+            folders go to the window before the rest is read."""
+            from simgui.core.search.identical import identical_groups
+
+            table = identical_groups(under(store.identical_files(), folders),
+                                     search.references, reference_rule=search.reference_rule)
+            report(progress, IdenticalGroups(IDENTICAL_GROUPS, len(table), len(table),
+                                             elapsed=found.elapsed, table=table))
+
+        rep = scan(store, folders, options, progress, on_identical=identical_known)
         return Results(**_analyse(store, folders, search, progress), scan=rep)
 
 
@@ -142,8 +165,8 @@ WARM_UP_STEPS = 4
 def warm_up(*, progress=None) -> None:
     """Load (or compile, the first time on a machine) the numba kernels; ``progress``
     counts the steps done of :data:`WARM_UP_STEPS`."""
-    from simgui.core.reading import fingerprints, sumtable
-    from simgui.core.search import differences
+    from simgui.core.reading import fingerprints, small_files, sumtable
+    from simgui.core.search import alignment, differences
     from simgui.core.search.simfind import Tolerances
 
     def step(done: int) -> None:
@@ -153,8 +176,10 @@ def warm_up(*, progress=None) -> None:
     sumtable.warm_up()
     step(1)
     fingerprints.warm_up()
+    small_files.small_file(b"warm up: the one-call read of a small file")
     step(2)
     differences.warm_up()
+    alignment.warm_up()  # the details' Text and Hex previews
     step(3)
     n = 4
     tables = np.arange(n * 16, dtype=np.int64).reshape(n, 16) * 100

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QInputDialog, QLabel, QListWidget, QMainWindow,
@@ -36,15 +36,31 @@ from simgui.gui.details import DetailsPanel, FileDetails
 from simgui.gui.folders import FoldersPanel
 from simgui.gui.groups_model import GroupsModel
 from simgui.gui.groups_view import GroupsView
+from simgui.gui.plan_text import describe_batch, describe_merge, describe_plan
 from simgui.gui.similar_folders_view import SimilarFoldersView
 from simgui.gui.tasks import Task, Tasks
 from simgui.gui.tolerance import TolerancePanel
 
-_ACTION_VERBS = {Action.TRASH: "Move to Trash", Action.MOVE: "Move",
-                 Action.HARDLINK: "Replace with Hard Links"}
+# translated where shown (context "MainWindow")
+_ACTION_VERBS = {Action.TRASH: QT_TRANSLATE_NOOP("MainWindow", "Move to Trash"),
+                 Action.MOVE: QT_TRANSLATE_NOOP("MainWindow", "Move"),
+                 Action.HARDLINK: QT_TRANSLATE_NOOP("MainWindow", "Replace with Hard Links")}
 
 
 _SIMILAR_SHOWN = 8  # similar-only files named in the confirmation itself
+
+# a job's phase (simgui.core.progress) as the status bar names it; others: capitalised
+_PHASES = {"reading": QT_TRANSLATE_NOOP("MainWindow", "Reading"),
+           "saving": QT_TRANSLATE_NOOP("MainWindow", "Saving"),
+           "identical copies": QT_TRANSLATE_NOOP("MainWindow", "Identical copies"),
+           "comparing": QT_TRANSLATE_NOOP("MainWindow", "Comparing"),
+           "preparing": QT_TRANSLATE_NOOP("MainWindow", "Preparing"),
+           "trash": QT_TRANSLATE_NOOP("MainWindow", "Trash"),
+           "delete": QT_TRANSLATE_NOOP("MainWindow", "Delete"),
+           "move": QT_TRANSLATE_NOOP("MainWindow", "Move"),
+           "hardlink": QT_TRANSLATE_NOOP("MainWindow", "Hardlink"),
+           "symlink": QT_TRANSLATE_NOOP("MainWindow", "Symlink"),
+           "undo": QT_TRANSLATE_NOOP("MainWindow", "Undo")}
 
 
 def _split_similar(plan: Plan) -> tuple[list, list]:
@@ -65,12 +81,6 @@ def _similarity_text(op) -> str:
     return f"{min(op.member.similarity, 99.99):5.2f} %"
 
 
-def _plain_batch(text: str) -> str:
-    """A clean-up's result as the window says it: "Clean-up 3 (trash): ...", not the
-    journal's "Batch 3" (the command line keeps that word)."""
-    return text.replace("Batch ", "Clean-up ", 1) if text.startswith("Batch ") else text
-
-
 def _shown(path: str) -> str:
     """A path as a message can show it (bytes that are not UTF-8 as \\xNN)."""
     from simgui.core.shown import shown_path
@@ -87,6 +97,9 @@ class MainWindow(QMainWindow):
         self.analysis: Analysis | None = None
         self._failure = ""  # why the last job failed, until the next one starts
         self.table: GroupTable | None = None
+        # a scan's identical copies are shown while it reads the rest (issue 25): until
+        # its results arrive, the groups are those alone, with no analysis behind them
+        self._identical_preview = False
         self.tasks = Tasks(self)  # store work, one job at a time
         self.readers = Tasks(self)  # reading files for the details panel
         self._tolerances_pending = False
@@ -121,7 +134,7 @@ class MainWindow(QMainWindow):
         side_layout.addWidget(self.folders)  # as tall as its folders (see FolderList)
         side_layout.addWidget(self.tolerance)
         side_layout.addStretch(1)
-        self.side_dock = QDockWidget("Search", self)
+        self.side_dock = QDockWidget(self.tr("Search"), self)
         self.side_dock.setObjectName("search")
         self.side_dock.setWidget(side)
         self.side_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -135,16 +148,16 @@ class MainWindow(QMainWindow):
         self.tolerance_chart = ToleranceChart()
         self.distance_chart = DistanceChart()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.details, "Details")
-        self.tabs.addTab(self.key_chart, "Key space")
-        self.tabs.addTab(self.tolerance_chart, "Tolerance curves")
-        self.tabs.addTab(self.distance_chart, "Fingerprint distances")
+        self.tabs.addTab(self.details, self.tr("Details"))
+        self.tabs.addTab(self.key_chart, self.tr("Key space"))
+        self.tabs.addTab(self.tolerance_chart, self.tr("Tolerance curves"))
+        self.tabs.addTab(self.distance_chart, self.tr("Fingerprint distances"))
         splitter = QSplitter(Qt.Orientation.Vertical)
         # the Folders view (similar folders), a tab beside the groups it follows
         self.folders_view = SimilarFoldersView(self.model)
         self.results_tabs = QTabWidget()
-        self.results_tabs.addTab(self.groups, "Groups")
-        self.results_tabs.addTab(self.folders_view, "Folders")
+        self.results_tabs.addTab(self.groups, self.tr("Groups"))
+        self.results_tabs.addTab(self.folders_view, self.tr("Folders"))
         splitter.addWidget(self.results_tabs)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 2)  # the groups view taller than the details
@@ -154,7 +167,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
 
         self.problems = QListWidget()
-        self.problems_dock = QDockWidget("Problems", self)
+        self.problems_dock = QDockWidget(self.tr("Problems"), self)
         self.problems_dock.setObjectName("problems")
         self.problems_dock.setWidget(self.problems)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
@@ -210,81 +223,86 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         a = self._action
         S = QKeySequence.StandardKey
-        self.add_folder_action = a("&Add Folder…", self.folders.choose_folder, S.Open,
-                                   "Add a folder to scan")
-        self.scan_action = a("&Scan", self.start_scan, S.Refresh,
-                             "Read new and changed files in the folders and find groups")
-        self.cancel_action = a("&Cancel", self.cancel, Qt.Key.Key_Escape, "Stop the running job")
-        self.open_session_action = a("&Open Session…", self.open_session, "Ctrl+Shift+O")
-        self.save_session_action = a("&Save Session As…", self.save_session, S.Save,
-                                     "Save folders, tolerances and marks to a file")
-        self.save_results_action = a("Save &Results As…", self.save_results, None,
-                                     "Save the groups with your marks and chosen references, "
-                                     "to review them again later")
-        self.open_results_action = a("Open Res&ults…", self.open_results, None,
-                                     "Open results saved with Save Results")
-        self.export_action = a("&Export Groups…", self.export_groups, "Ctrl+E",
-                               "Save the groups shown as CSV, JSON or an HTML page")
-        self.quit_action = a("&Quit", self.close, S.Quit)
-        self.mark_action = a("&Mark All but Reference", self.mark_all_but_reference, "Ctrl+M",
-                             "Tick every file in the groups shown except each group's reference")
-        self.mark_identical_action = a("Mark &Identical Copies", self.mark_identical,
+        self.add_folder_action = a(self.tr("&Add Folder…"), self.folders.choose_folder, S.Open,
+                                   self.tr("Add a folder to scan"))
+        self.scan_action = a(self.tr("&Scan"), self.start_scan, S.Refresh,
+                             self.tr("Read new and changed files in the folders and find groups"))
+        self.cancel_action = a(self.tr("&Cancel"), self.cancel, Qt.Key.Key_Escape,
+                               self.tr("Stop the running job"))
+        self.open_session_action = a(self.tr("&Open Session…"), self.open_session, "Ctrl+Shift+O")
+        self.save_session_action = a(self.tr("&Save Session As…"), self.save_session, S.Save,
+                                     self.tr("Save folders, tolerances and marks to a file"))
+        self.save_results_action = a(self.tr("Save &Results As…"), self.save_results, None,
+                                     self.tr("Save the groups with your marks and chosen "
+                                             "references, to review them again later"))
+        self.open_results_action = a(self.tr("Open Res&ults…"), self.open_results, None,
+                                     self.tr("Open results saved with Save Results"))
+        self.export_action = a(self.tr("&Export Groups…"), self.export_groups, "Ctrl+E",
+                               self.tr("Save the groups shown as CSV, JSON or an HTML page"))
+        self.quit_action = a(self.tr("&Quit"), self.close, S.Quit)
+        self.mark_action = a(self.tr("&Mark All but Reference"), self.mark_all_but_reference,
+                             "Ctrl+M", self.tr("Tick every file in the groups shown except each "
+                                               "group's reference"))
+        self.mark_identical_action = a(self.tr("Mark &Identical Copies"), self.mark_identical,
                                        "Ctrl+Shift+I",
-                                       "Tick the files identical to their group's reference")
-        self.invert_action = a("&Invert Marks", self.model.invert_marks, "Ctrl+I")
-        self.reprioritize_action = a("&Re-prioritize…", self.reprioritize, None,
-                                     "Choose the reference (the file kept) of every group "
-                                     "shown by rules: in a folder, newest, largest…")
-        self.clear_marks_action = a("C&lear Marks", self.model.clear_marks, "Ctrl+Shift+M")
-        self.find_action = a("&Find…", self._focus_filter, S.Find)
-        self.trash_action = a("Move Marked to &Trash…", lambda: self.run_action(Action.TRASH),
-                              None, "Send the ticked files to the trash (undoable)")
-        self.move_action = a("Mo&ve Marked To…", lambda: self.run_action(Action.MOVE),
-                             None, "Move the ticked files to a folder (undoable)")
-        self.link_action = a("Replace Marked with &Hard Links…",
+                                       self.tr("Tick the files identical to their group's "
+                                               "reference"))
+        self.invert_action = a(self.tr("&Invert Marks"), self.model.invert_marks, "Ctrl+I")
+        self.reprioritize_action = a(self.tr("&Re-prioritize…"), self.reprioritize, None,
+                                     self.tr("Choose the reference (the file kept) of every group "
+                                     "shown by rules: in a folder, newest, largest…"))
+        self.clear_marks_action = a(self.tr("C&lear Marks"), self.model.clear_marks, "Ctrl+Shift+M")
+        self.find_action = a(self.tr("&Find…"), self._focus_filter, S.Find)
+        self.trash_action = a(self.tr("Move Marked to &Trash…"),
+                              lambda: self.run_action(Action.TRASH),
+                              None, self.tr("Send the ticked files to the trash (undoable)"))
+        self.move_action = a(self.tr("Mo&ve Marked To…"), lambda: self.run_action(Action.MOVE),
+                             None, self.tr("Move the ticked files to a folder (undoable)"))
+        self.link_action = a(self.tr("Replace Marked with &Hard Links…"),
                              lambda: self.run_action(Action.HARDLINK), None,
-                             "Replace ticked identical copies with hard links to the kept file")
-        self.undo_action = a("&Undo Last Clean-up", self.undo_last, S.Undo,
-                             "Put back what the last trash or move took away")
-        self.settings_action = a("&Settings…", self.open_settings, S.Preferences)
+                             self.tr("Replace ticked identical copies with hard links to the "
+                                     "kept file"))
+        self.undo_action = a(self.tr("&Undo Last Clean-up"), self.undo_last, S.Undo,
+                             self.tr("Put back what the last trash or move took away"))
+        self.settings_action = a(self.tr("&Settings…"), self.open_settings, S.Preferences)
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.guide_action = a("&User Guide", self.open_guide, S.HelpContents,
-                              "How to find and clean up duplicates, step by step")
-        self.about_action = a("&About simgui", self.about)
-        self.about_qt_action = a("About &Qt", QApplication.aboutQt)
+        self.guide_action = a(self.tr("&User Guide"), self.open_guide, S.HelpContents,
+                              self.tr("How to find and clean up duplicates, step by step"))
+        self.about_action = a(self.tr("&About simgui"), self.about)
+        self.about_qt_action = a(self.tr("About &Qt"), QApplication.aboutQt)
         self.guide_action.setShortcuts([QKeySequence(S.HelpContents), QKeySequence("F1")])
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
         menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
+        file_menu = menu.addMenu(self.tr("&File"))
         for x in (self.add_folder_action, self.scan_action, self.cancel_action, None,
                   self.open_session_action, self.save_session_action, None,
                   self.open_results_action, self.save_results_action, self.export_action, None,
                   self.quit_action):
             file_menu.addSeparator() if x is None else file_menu.addAction(x)
-        edit_menu = menu.addMenu("&Edit")
+        edit_menu = menu.addMenu(self.tr("&Edit"))
         for x in (self.undo_action, None, self.mark_action, self.mark_identical_action,
                   self.invert_action, self.clear_marks_action, None, self.reprioritize_action,
                   None, self.find_action, None, self.settings_action):
             edit_menu.addSeparator() if x is None else edit_menu.addAction(x)
-        actions_menu = menu.addMenu("&Actions")
+        actions_menu = menu.addMenu(self.tr("&Actions"))
         for x in (self.trash_action, self.move_action, self.link_action):
             actions_menu.addAction(x)
-        view_menu = menu.addMenu("&View")
+        view_menu = menu.addMenu(self.tr("&View"))
         view_menu.addAction(self.groups.copies_only_action)
         view_menu.addAction(self.groups.expand_all_action)
         view_menu.addAction(self.groups.collapse_all_action)
         view_menu.addSeparator()
         view_menu.addAction(self.side_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
-        help_menu = menu.addMenu("&Help")
+        help_menu = menu.addMenu(self.tr("&Help"))
         help_menu.addAction(self.guide_action)
         help_menu.addSeparator()
         help_menu.addAction(self.about_action)
         help_menu.addAction(self.about_qt_action)
 
-        bar = QToolBar("Main")
+        bar = QToolBar(self.tr("Main"))
         bar.setObjectName("main toolbar")
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         bar.setIconSize(QSize(16, 16))
@@ -296,7 +314,8 @@ class MainWindow(QMainWindow):
         self.groups.extra_actions = [self.mark_action, self.mark_identical_action,
                                      self.clear_marks_action]
         self.mark_identical_action.setStatusTip(
-            "Tick every file that has an identical copy in its group, except the copy kept")
+            self.tr("Tick every file that has an identical copy in its group, except the copy "
+                    "kept"))
         self.mark_identical_action.setToolTip(self.mark_identical_action.statusTip())
         # the window's shortcuts work while the filter box has focus
         self.groups.filter.pass_actions([
@@ -334,8 +353,8 @@ class MainWindow(QMainWindow):
         try:
             parse_overrides(s.overrides)
         except ValueError as exc:
-            self.set_status(f"Per-extension tolerances ignored ({exc}): correct them in "
-                            f"Settings.")
+            self.set_status(self.tr("Per-extension tolerances ignored ({error}): correct them "
+                                    "in Settings.").format(error=exc))
         self._last_scheme = self.tolerance.scheme_name()
         geometry = s.window.get("geometry")
         if geometry:
@@ -363,6 +382,7 @@ class MainWindow(QMainWindow):
             reference_rule=self.settings.reference_rule,
             default_action=self.settings.default_action, move_target=self.settings.move_target,
             workers=self.settings.workers, store=self.settings.store,
+            language=self.settings.language,  # applied at the next start (gui.translation)
             marked=sorted(self.model.marked) if with_marks else [],
             window={"geometry": bytes(self.saveGeometry().toBase64()).decode(),
                     "state": bytes(self.saveState().toBase64()).decode()})
@@ -406,7 +426,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self.tasks.busy:
             self.tasks.cancel_all()
-            self.set_status("Stopping the running job…")
+            self.set_status(self.tr("Stopping the running job…"))
             self.tasks.wait()  # a cancelled job saves what it did, then stops
         self.readers.cancel_all()
         self.readers.wait()
@@ -426,7 +446,7 @@ class MainWindow(QMainWindow):
         The kernels compile on the first start on a machine (up to half a minute): the
         window says so, and folders can be added and Scan pressed meanwhile (the scan
         starts when the kernels are ready)."""
-        task = Task("Preparing the engine", jobs.warm_up)
+        task = Task(self.tr("Preparing the engine"), jobs.warm_up)
         task.progressed.connect(self._warm_progressed)
         task.finished.connect(self._warm_finished)
         self._warm_task = task
@@ -434,11 +454,11 @@ class MainWindow(QMainWindow):
         # said only when it takes a while: loading from numba's cache is quick
         QTimer.singleShot(400, self._show_warming)
         if self.folders.folders():
-            self._start(Task("Loading results", jobs.load, self.store_path(),
+            self._start(Task(self.tr("Loading results"), jobs.load, self.store_path(),
                              self.folders.folders(), self.search_settings(),
                              self.scan_options()),
-                        empty_text="<h3>Loading results…</h3><p>The groups found by the last "
-                                   "scan appear in a moment.</p>")
+                        empty_text=self.tr("<h3>Loading results…</h3><p>The groups found by "
+                                           "the last scan appear in a moment.</p>"))
         else:
             self._show_empty_state()
 
@@ -451,47 +471,50 @@ class MainWindow(QMainWindow):
             return
         p = p if p is not None else self._warm_progress
         waiting = [t for t in self.tasks.running if t is not self._warm_task]
-        text = "Preparing the engine, first start only…"
+        text = self.tr("Preparing the engine, first start only…")
         if waiting:
-            text += f" {waiting[0].name} starts when it is ready."
+            text += " " + self.tr("{job} starts when it is ready.").format(job=waiting[0].name)
         self.set_status(text)
         if p is not None and p.files_total:
             self.progress.setRange(0, p.files_total)
             self.progress.setValue(p.files_done)
         else:
             self.progress.setRange(0, 0)
-        self.progress.setFormat("%v of %m steps" if p is not None and p.files_total else "")
+        self.progress.setFormat(self.tr("%v of %m steps") if p is not None and p.files_total
+                                else "")
         self.progress.show()
         self._show_empty_state()
 
     def _warm_progressed(self, p: Progress) -> None:
         self._warm_progress = p
-        if self.status_text.text().startswith("Preparing the engine"):
+        if self.status_text.text().startswith(self.tr("Preparing the engine, first start only…")):
             self._show_warming(p)
 
     def _warm_finished(self) -> None:
         self._warm_task = None
         self.progress.setFormat("%p%")
-        if self.status_text.text().startswith("Preparing the engine"):
+        if self.status_text.text().startswith(self.tr("Preparing the engine, first start only…")):
             if self.tasks.running[1:]:
                 self.set_status(f"{self.tasks.running[1].name}…")
             else:
                 self.progress.hide()
-                self.set_status("Ready.")
+                self.set_status(self.tr("Ready."))
         self._show_empty_state()
         self._update_actions()
 
     def start_scan(self) -> None:
         folders = self.folders.folders()
         if not folders:
-            self.set_status("Add a folder to scan first.")
+            self.set_status(self.tr("Add a folder to scan first."))
             return
         waits = self._warm_task is not None
-        self._start(Task("Scanning", jobs.scan_and_analyse, self.store_path(), folders,
+        self._start(Task(self.tr("Scanning"), jobs.scan_and_analyse, self.store_path(), folders,
                          self.scan_options(), self.search_settings()),
-                    empty_text="<h3>Scanning…</h3><p>Groups appear when the scan ends.</p>"
-                    if not waits else "<h3>Scan starts in a moment…</h3><p>The engine is "
-                    "being prepared (first start only); the scan starts when it is ready.</p>")
+                    empty_text=self.tr("<h3>Scanning…</h3><p>Groups appear when the scan "
+                                       "ends.</p>")
+                    if not waits else self.tr("<h3>Scan starts in a moment…</h3><p>The engine "
+                                              "is being prepared (first start only); the scan "
+                                              "starts when it is ready.</p>"))
         if waits:
             self._show_warming()
 
@@ -530,44 +553,88 @@ class MainWindow(QMainWindow):
                 return
 
     def _progressed(self, p: Progress) -> None:
-        stage = {"loading": "Loading the stored files…",
-                 "analysing": "Finding identical and similar files"
-                              + (f" among {p.files_total:,} files…" if p.files_total else "…"),
-                 "done": f"Read {p.files_done:,} files; finding identical and similar files…"}
+        if isinstance(p, jobs.IdenticalGroups):
+            self._show_identical(p)
+            return
+        stage = {"loading": self.tr("Loading the stored files…"),
+                 "analysing": self.tr("Finding identical and similar files among {n:,} "
+                                      "files…").format(n=p.files_total) if p.files_total
+                 else self.tr("Finding identical and similar files…"),
+                 "done": self.tr("Read {n:,} files; finding identical and similar "
+                                 "files…").format(n=p.files_done)}
         if p.phase in stage:
             self.progress.setRange(0, 0)
             self.set_status(stage[p.phase])
             return
         if p.phase == "walking":
             self.progress.setRange(0, 0)
-            self.set_status(f"Looking for files: {p.files_done:,} found")
+            self.set_status(self.tr("Looking for files: {n:,} found").format(n=p.files_done))
             return
         if p.bytes_total:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * p.bytes_done / max(p.bytes_total, 1)))
         else:
             self.progress.setRange(0, 0)
-        parts = [f"{p.phase.capitalize()}: {p.files_done:,}"
-                 + (f" of {p.files_total:,}" if p.files_total else "") + " files"]
+        label = (self.tr("Reading the rest for similar files")
+                 if p.phase == "reading" and self._identical_preview
+                 else self.tr(_PHASES[p.phase]) if p.phase in _PHASES else p.phase.capitalize())
+        parts = [(self.tr("{phase}: {n:,} of {total:,} files") if p.files_total
+                  else self.tr("{phase}: {n:,} files")).format(
+            phase=label, n=p.files_done, total=p.files_total or 0)]
         if p.bytes_done:
-            parts.append(format_bytes(p.bytes_done)
-                         + (f" of {format_bytes(p.bytes_total)}" if p.bytes_total else ""))
+            parts.append(self.tr("{done} of {total}").format(
+                done=format_bytes(p.bytes_done), total=format_bytes(p.bytes_total))
+                if p.bytes_total else format_bytes(p.bytes_done))
         if p.rate > 0 and p.bytes_done:
             parts.append(format_rate(p.rate))
             if p.bytes_total and p.bytes_total > p.bytes_done:
-                parts.append(format_duration((p.bytes_total - p.bytes_done) / p.rate) + " left")
+                parts.append(self.tr("{time} left").format(
+                    time=format_duration((p.bytes_total - p.bytes_done) / p.rate)))
         self.set_status(" · ".join(parts))
+
+    def _show_identical(self, p: jobs.IdenticalGroups) -> None:
+        """The identical copies a running scan found, shown before it reads the rest (the
+        tolerances do not apply to them); its results replace them when it ends."""
+        self._identical_preview = True
+        self.details.show_files([])
+        self.model.set_table(p.table, self.protected_folders())
+        self.table = self.model.table
+        self.groups.open_few_next = True
+        self._show_empty_state()
+        self._update_actions()
+        n = len(p.table)
+        self.progress.setRange(0, 0)  # the next stage starts; its progress follows
+        self.set_status((self.tr("Identical copies: {n:,} group found · now reading the rest "
+                                 "for similar files…") if n == 1
+                         else self.tr("Identical copies: {n:,} groups found · now reading the "
+                                      "rest for similar files…")).format(n=n))
+
+    def _end_identical_preview(self) -> None:
+        """A scan that showed its identical copies ended without results: back to what
+        the last results show."""
+        if not self._identical_preview:
+            return
+        self._identical_preview = False
+        if self.analysis is not None:
+            self._apply_tolerances(self.tolerance.tolerances())
+        else:
+            self.table = None
+            self.model.set_table(None)
+            self._update_actions()
 
     def _task_failed(self, message: str) -> None:
         self._job_ended()
+        self._end_identical_preview()
         self._failure = message  # the empty view says it too, not "Ready to scan"
-        self.set_status(f"Failed: {message}")
+        self.set_status(self.tr("Failed: {error}").format(error=message))
         self.add_problems([("", "error", message)])
         self._show_empty_state()
 
     def _task_cancelled(self) -> None:
         self._job_ended()
-        self.set_status("Cancelled. What was done so far is saved; scanning again resumes.")
+        self._end_identical_preview()
+        self.set_status(self.tr("Cancelled. What was done so far is saved; scanning again "
+                                "resumes."))
         if self.analysis is None:
             self._show_empty_state()
 
@@ -589,13 +656,15 @@ class MainWindow(QMainWindow):
         for path, kind, message in issues:
             self.problems.addItem(f"{path}: {message}" if path else message)
         n = self.problems.count()
-        self.problems_button.setText(f"{n:,} problem{'s' if n != 1 else ''}")
+        self.problems_button.setText((self.tr("{n:,} problem") if n == 1
+                                      else self.tr("{n:,} problems")).format(n=n))
         self.problems_button.setVisible(n > 0)
 
     # -- results ----------------------------------------------------------------------------
 
     def _results_arrived(self, results: jobs.Results) -> None:
         self._job_ended()
+        self._identical_preview = False
         self._unscanned = results.unscanned
         self._ignored = results.ignored
         self.model.set_ignored(results.ignored, refresh=False)
@@ -625,30 +694,34 @@ class MainWindow(QMainWindow):
         self.groups.open_few_next = True  # new results: few groups show open
         self._apply_tolerances(self.tolerance.tolerances())
         n = len(results.analysis.files)
-        message = f"{n:,} files"
+        message = self.tr("{n:,} files").format(n=n)
         if results.scan is not None and results.batch is None and results.undone is None:
             r = results.scan
             whole = time.monotonic() - self._job_started if self._job_started else r.elapsed
-            message = (f"Scanned {r.files_found:,} files in {format_duration(whole)} "
-                       f"(reading {format_duration(r.elapsed)}, then finding groups): "
-                       f"{r.files_read:,} read, {r.files_unchanged:,} unchanged")
+            message = self.tr("Scanned {found:,} files in {whole} (reading {reading}, then "
+                              "finding groups): {read:,} read, {unchanged:,} unchanged").format(
+                found=r.files_found, whole=format_duration(whole),
+                reading=format_duration(r.elapsed), read=r.files_read,
+                unchanged=r.files_unchanged)
             if r.files_fingerprinted:
-                message += (f" · {r.files_fingerprinted:,} of them read once more for the "
-                            "content fingerprints that confirm similar files (stored by an "
-                            "older simgui without them)")
+                message += self.tr(" · {n:,} of them read once more for the content "
+                                   "fingerprints that confirm similar files (stored by an "
+                                   "older simgui without them)").format(n=r.files_fingerprinted)
         if self._unscanned:
-            message += f" · not scanned yet: {', '.join(self._unscanned)}"
-        if results.batch is not None:
-            message = _plain_batch(results.batch.describe()).splitlines()[0]
-            self._show_batch_result(_plain_batch(results.batch.describe()))
+            message += self.tr(" · not scanned yet: {folders}").format(
+                folders=", ".join(self._unscanned))
+        if results.batch is not None:  # in the window's words and language (gui.plan_text)
+            message = describe_batch(results.batch).splitlines()[0]
+            self._show_batch_result(describe_batch(results.batch))
         if results.undone is not None:
-            message = _plain_batch(results.undone.describe()).splitlines()[0]
-            self._show_batch_result(_plain_batch(results.undone.describe()), "Undo")
+            message = describe_batch(results.undone).splitlines()[0]
+            self._show_batch_result(describe_batch(results.undone), self.tr("Undo"))
         self.set_status(self._compare_with_saved() or message)
         self._refresh_key_chart_if_shown()
 
-    def _show_batch_result(self, text: str, title: str = "Clean-up finished") -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, title, text.splitlines()[0],
+    def _show_batch_result(self, text: str, title: str = "") -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, title or self.tr("Clean-up finished"),
+                          text.splitlines()[0],
                           QMessageBox.StandardButton.Ok, self)
         if len(text.splitlines()) > 1:
             box.setDetailedText(text)
@@ -662,35 +735,41 @@ class MainWindow(QMainWindow):
         if self.folders.folders() and waiting:
             self.groups.set_empty_text(waiting[0])
         elif not self.folders.folders():
-            self.groups.set_empty_text(
+            self.groups.set_empty_text(self.tr(
                 "<h3>Add a folder to begin</h3>"
                 "<p>1. <b>Add folders</b> to look in (or drop them on the Folders list). "
                 "Tick a folder to protect it as a reference.<br>"
                 "2. <b>Scan</b>: every file is read once; rescans read only what changed.<br>"
                 "3. <b>Review</b> the groups, tick the extra copies and move them to the "
-                "trash. Nothing changes before you confirm, and Undo puts files back.</p>")
+                "trash. Nothing changes before you confirm, and Undo puts files back.</p>"))
         elif self.analysis is None and self._failure:
-            self.groups.set_empty_text(
-                f"<h3>The results could not be loaded</h3><p>{html.escape(self._failure)}</p>"
-                "<p>The store file is chosen in <b>Edit › Settings</b>.</p>")
+            self.groups.set_empty_text(self.tr(
+                "<h3>The results could not be loaded</h3><p>{error}</p>"
+                "<p>The store file is chosen in <b>Edit › Settings</b>.</p>").format(
+                    error=html.escape(self._failure)))
         elif self.analysis is None:
             n = len(self.folders.folders())
-            later = (" The engine is being prepared (first start only): the scan starts as "
-                     "soon as it is ready.") if self._warm_task is not None else ""
-            self.groups.set_empty_text(
-                f"<h3>Ready to scan</h3><p>Press <b>Scan</b> to look for identical and similar "
-                f"files in {n} folder{'s' if n != 1 else ''}.{later}</p>")
+            later = self.tr(" The engine is being prepared (first start only): the scan "
+                            "starts as soon as it is ready.") if self._warm_task is not None else ""
+            ready = (self.tr("<h3>Ready to scan</h3><p>Press <b>Scan</b> to look for identical "
+                             "and similar files in {n} folder.{later}</p>") if n == 1
+                     else self.tr("<h3>Ready to scan</h3><p>Press <b>Scan</b> to look for "
+                                  "identical and similar files in {n} folders.{later}</p>"))
+            self.groups.set_empty_text(ready.format(n=n, later=later))
         elif self._unscanned:
             names = "".join(f"<br>{html.escape(_shown(f))}" for f in self._unscanned[:5])
-            self.groups.set_empty_text(
-                f"<h3>Not scanned yet</h3><p>Press <b>Scan</b> to read the files of:{names}</p>"
-                "<p>Nothing is known about these folders until they are scanned.</p>")
+            self.groups.set_empty_text(self.tr(
+                "<h3>Not scanned yet</h3><p>Press <b>Scan</b> to read the files of:{names}</p>"
+                "<p>Nothing is known about these folders until they are scanned.</p>").format(
+                    names=names))
         else:
             self.groups.set_empty_text(
-                "<h3>No identical or similar files</h3><p>Nothing matches at these tolerances. "
-                + ("Raise the sum-table tolerance" if self.tolerance.method_name() == "paper"
-                   else "Move the threshold to the right")
-                + " to find files that differ more.</p>")
+                self.tr("<h3>No identical or similar files</h3><p>Nothing matches at these "
+                        "tolerances. Raise the sum-table tolerance to find files that differ "
+                        "more.</p>") if self.tolerance.method_name() == "paper"
+                else self.tr("<h3>No identical or similar files</h3><p>Nothing matches at these "
+                             "tolerances. Move the threshold to the right to find files that "
+                             "differ more.</p>"))
 
     def _tolerances_changed(self, _tolerances: Tolerances) -> None:
         # coalesce a burst of slider moves into one update
@@ -710,6 +789,8 @@ class MainWindow(QMainWindow):
         if self.analysis is None:
             self.tolerance.show_counts(None)
             return
+        if self._identical_preview:
+            return  # a scan's identical copies shown: its results apply the sliders
         if self.analysis.settings.method != self.tolerance.method_name():
             return  # another method's search is on its way; its results apply the sliders
         current = self.groups.current_path()
@@ -741,10 +822,11 @@ class MainWindow(QMainWindow):
     def _update_curve(self) -> None:
         self._update_distances()
         if self.analysis is not None and self.analysis.settings.method != "paper":
-            self.tolerance_chart.clear(
+            self.tolerance_chart.clear(self.tr(
                 "The tolerance curves belong to the sum-table method (the paper's).\n"
-                "This search uses " + ("MinHash" if self.analysis.settings.method == "minhash"
-                                       else "simhash") + ": see Fingerprint distances.")
+                "This search uses {method}: see Fingerprint distances.").format(
+                    method="MinHash" if self.analysis.settings.method == "minhash"
+                    else "simhash"))
             return
         if self.analysis is None or len(self.analysis.files) < 2:
             self.tolerance_chart.clear()
@@ -833,14 +915,16 @@ class MainWindow(QMainWindow):
             self._show_empty_state()
             return
         # files without the fingerprints the search needs are read first (jobs.load)
-        self._start(Task("Updating groups", jobs.load, self.store_path(), self.folders.folders(),
+        self._start(Task(self.tr("Updating groups"), jobs.load, self.store_path(),
+                         self.folders.folders(),
                          self.search_settings(), self.scan_options()))
 
     def _ask_custom_weights(self) -> bool:
         current = " ".join(f"{t}={w:g}" for t, w in self.settings.custom_weights.items()) \
             or "00=6 74=4.03 65=3.29 a4=2.68"
         text, ok = QInputDialog.getText(
-            self, "Custom key", "Weights by tag (hex), e.g. 00=6 74=4.03 65=3.29 a4=2.68:",
+            self, self.tr("Custom key"),
+            self.tr("Weights by tag (hex), e.g. 00=6 74=4.03 65=3.29 a4=2.68:"),
             text=current)
         if not ok:
             return False
@@ -851,7 +935,8 @@ class MainWindow(QMainWindow):
                 weights[f"{int(tag, 16):02x}"] = float(weight)
             KeyScheme.from_tag_weights("custom", {int(t, 16): w for t, w in weights.items()})
         except ValueError as exc:
-            QMessageBox.warning(self, "Custom key", f"Not a valid key: {exc}")
+            QMessageBox.warning(self, self.tr("Custom key"),
+                                self.tr("Not a valid key: {error}").format(error=exc))
             return False
         self.settings.custom_weights = weights
         return True
@@ -860,6 +945,9 @@ class MainWindow(QMainWindow):
 
     def _selection_changed(self, files: list[int], group: int) -> None:
         if self.table is None:
+            return
+        if self._identical_preview:  # no sum tables or keys read yet: nothing to detail
+            self.details.show_files([])
             return
         if len(files) == 1 and group >= 0:
             reference = int(self.table.rows[self.table.start[group]])
@@ -895,8 +983,8 @@ class MainWindow(QMainWindow):
     def _rereference(self, table: GroupTable, files) -> GroupTable:
         from simgui.core.search.rereference import with_references
 
-        return with_references(self.analysis, table, files) if self.analysis is not None \
-            else table
+        return with_references(self.analysis, table, files) \
+            if self.analysis is not None and not self._identical_preview else table
 
     def trash_folder(self, folder: str) -> None:
         """The Folders view's Trash: every file of ``folder`` kept as an identical copy
@@ -909,16 +997,18 @@ class MainWindow(QMainWindow):
             return
         plan = plan_folder_removal(index, folder, roots=self.folders.folders())
         if plan.refused:
-            message = f"{_shown(folder)} is not trashed: {_shown(plan.refused[0].reason)}"
+            message = self.tr("{folder} is not trashed: {reason}").format(
+                folder=_shown(folder), reason=_shown(plan.refused[0].reason))
             self.set_status(message)
-            box = QMessageBox(QMessageBox.Icon.Information, "Folder not trashed", message,
+            box = QMessageBox(QMessageBox.Icon.Information, self.tr("Folder not trashed"), message,
                               parent=self)
             box.exec()
             return
         if not self.confirm(plan):
-            self.set_status("Nothing was changed.")
+            self.set_status(self.tr("Nothing was changed."))
             return
-        self._start(Task("Cleaning up", jobs.act, self.store_path(), plan, self.folders.folders(),
+        self._start(Task(self.tr("Cleaning up"), jobs.act, self.store_path(), plan,
+                         self.folders.folders(),
                          self.scan_options(), self.search_settings()))
 
     def merge_folders(self, a: str, b: str) -> None:
@@ -934,19 +1024,19 @@ class MainWindow(QMainWindow):
         roots = self.folders.folders()
         plan = plan_merge(index, a, b, roots=roots)
         if plan.refused:
-            message = _shown(plan.describe())
+            message = _shown(describe_merge(plan))
             self.set_status(message)
-            QMessageBox(QMessageBox.Icon.Information, "Folders not merged", message,
+            QMessageBox(QMessageBox.Icon.Information, self.tr("Folders not merged"), message,
                         parent=self).exec()
             return
         similar = [s for s in index.diff(a, b) if s.side == "a" and s.status == "similar"]
         dialog = MergeDialog(plan, similar, self)
         if dialog.exec() != MergeDialog.DialogCode.Accepted:
-            self.set_status("Nothing was changed.")
+            self.set_status(self.tr("Nothing was changed."))
             return
         if dialog.preferred():
             plan = plan_merge(index, a, b, roots=roots, prefer_a=dialog.preferred())
-        self._start(Task("Merging folders", merge_job, self.store_path(), plan, roots,
+        self._start(Task(self.tr("Merging folders"), merge_job, self.store_path(), plan, roots,
                          self.scan_options(), self.search_settings()))
 
     def _show_file_in_groups(self, f: int) -> None:
@@ -961,7 +1051,7 @@ class MainWindow(QMainWindow):
 
     # -- results you can keep ----------------------------------------------------------------
 
-    RESULTS_FILTER = "simgui results (*.simgui-results)"
+    RESULTS_FILTER = QT_TRANSLATE_NOOP("MainWindow", "simgui results (*.simgui-results)")
 
     def save_results(self, path: str | None = None) -> None:
         """The groups as they are now, with the session (folders, tolerances, marks, store)
@@ -969,8 +1059,9 @@ class MainWindow(QMainWindow):
         if self.table is None:
             return
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Save results", "results.simgui-results",
-                                                  self.RESULTS_FILTER)
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Save results"),
+                                                  "results.simgui-results",
+                                                  self.tr(self.RESULTS_FILTER))
             if not path:
                 return
         import json
@@ -990,16 +1081,20 @@ class MainWindow(QMainWindow):
                 json.dump(doc, out)  # ASCII: names that are not UTF-8 survive as escapes
             os.replace(out.name, path)
         except OSError as exc:
-            QMessageBox.warning(self, "Save results", f"Could not save {_shown(path)}: {exc}")
+            QMessageBox.warning(self, self.tr("Save results"),
+                                self.tr("Could not save {path}: {error}").format(
+                                    path=_shown(path), error=exc))
             return
-        self.set_status(f"Saved {len(groups):,} groups to {_shown(path)}")
+        self.set_status(self.tr("Saved {n:,} groups to {path}").format(n=len(groups),
+                                                                        path=_shown(path)))
 
     def open_results(self, path: str | None = None) -> None:
         """Results saved by :meth:`save_results`: the session, marks and chosen references
         come back over the store's files; files changed since are counted and said."""
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Open results", "",
-                                                  self.RESULTS_FILTER + ";;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open results"), "",
+                                                  self.tr(self.RESULTS_FILTER)
+                                                  + self.tr(";;All files (*)"))
             if not path:
                 return
         import json
@@ -1007,20 +1102,21 @@ class MainWindow(QMainWindow):
         try:
             doc = json.loads(Path(path).read_text(encoding="utf-8"))
             if not isinstance(doc, dict) or doc.get("simgui_results") != 1:
-                raise ValueError("not a file written by Save Results")
+                raise ValueError(self.tr("not a file written by Save Results"))
             s = Settings.from_json(json.dumps(doc["session"]))
             saved = [[(str(p), int(size), int(mtime)) for p, size, mtime in g]
                      for g in doc["groups"]]
             references = [str(p) for p in doc.get("references", [])]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            QMessageBox.warning(self, "Open results", f"{_shown(path)} cannot be opened as "
-                                f"simgui results: {exc}")
+            QMessageBox.warning(self, self.tr("Open results"),
+                                self.tr("{path} cannot be opened as simgui results: {error}")
+                                .format(path=_shown(path), error=exc))
             return
         self._take_session(s)
         self.model.set_chosen_references(references)
         self._saved_groups = saved
         self._reanalyse()
-        self.set_status(f"Opening results {os.path.basename(path)}…")
+        self.set_status(self.tr("Opening results {name}…").format(name=os.path.basename(path)))
 
     def _take_session(self, s: Settings) -> None:
         """An opened session's (or results file's) settings and marks in place of the
@@ -1040,9 +1136,10 @@ class MainWindow(QMainWindow):
         now = {p: (int(s), int(m)) for p, s, m in zip(files.paths, files.sizes.tolist(),
                                                        files.mtimes_ns.tolist())}
         changed = sum(now.get(p) != (size, mtime) for g in saved for p, size, mtime in g)
-        text = f"Opened results: {len(saved):,} groups saved"
-        return text + (f"; {changed:,} of their files changed or gone since (shown as they "
-                       "are now)." if changed else "; no file changed since.")
+        text = self.tr("Opened results: {n:,} groups saved").format(n=len(saved))
+        return text + (self.tr("; {n:,} of their files changed or gone since (shown as they "
+                               "are now).").format(n=changed) if changed
+                       else self.tr("; no file changed since."))
 
     def reprioritize(self) -> None:
         """Every shown group's reference chosen by rules (see gui.reprioritize)."""
@@ -1055,15 +1152,15 @@ class MainWindow(QMainWindow):
         if dialog.exec() != ReprioritizeDialog.DialogCode.Accepted:
             return
         changed = self.model.make_references(dialog.chosen())
-        self.set_status(f"{changed:,} group{'s' if changed != 1 else ''} got another "
-                        "reference.")
+        self.set_status((self.tr("{n:,} group got another reference.") if changed == 1
+                         else self.tr("{n:,} groups got another reference.")).format(n=changed))
 
     def _ignore_pairs(self, pairs: list) -> None:
         """The user said these pairs are not duplicates: remember them in the store."""
         self._change_ignored(add=pairs)
 
     def _change_ignored(self, add=(), remove=()) -> None:
-        task = Task("Updating the ignore list", jobs.change_ignored, self.store_path(),
+        task = Task(self.tr("Updating the ignore list"), jobs.change_ignored, self.store_path(),
                     list(add), list(remove))
         task.succeeded.connect(self._ignored_changed)
         self._start(task, quiet=True)
@@ -1072,17 +1169,20 @@ class MainWindow(QMainWindow):
         self._ignored = tuple(pairs)
         self.model.set_ignored(self._ignored)
         n = len(self._ignored)
-        self.set_status(f"{n:,} pair{'s' if n != 1 else ''} on the ignore list "
-                        "(Edit › Settings shows and edits it).")
+        self.set_status((self.tr("{n:,} pair on the ignore list (Edit › Settings shows and "
+                                 "edits it).") if n == 1
+                         else self.tr("{n:,} pairs on the ignore list (Edit › Settings shows "
+                                      "and edits it).")).format(n=n))
         self._show_empty_state()
         self._update_actions()
 
     def _update_marked_count(self) -> None:
         files, size = self.model.marked_bytes()
-        self.marked_label.setText(f"{files:,} marked · {format_bytes(size)}" if files else "")
+        self.marked_label.setText(self.tr("{n:,} marked · {size}").format(
+            n=files, size=format_bytes(size)) if files else "")
 
     def _compare(self, a: str, b: str) -> None:
-        task = Task("Comparing", jobs.compare, a, b)
+        task = Task(self.tr("Comparing"), jobs.compare, a, b)
         task.succeeded.connect(self.details.show_differences)
         task.failed.connect(self.details.show_differences)
         self.readers.start(task)
@@ -1131,50 +1231,56 @@ class MainWindow(QMainWindow):
         target = None
         if action is Action.MOVE:
             target = self.settings.move_target if os.path.isdir(self.settings.move_target) \
-                else QFileDialog.getExistingDirectory(self, "Move the marked files to")
+                else QFileDialog.getExistingDirectory(self, self.tr("Move the marked files to"))
             if not target:
                 return
         plan = self.plan(action, target)
         if not self.confirm(plan):
-            self.set_status("Nothing was changed.")
+            self.set_status(self.tr("Nothing was changed."))
             return
-        self._start(Task("Cleaning up", jobs.act, self.store_path(), plan, self.folders.folders(),
+        self._start(Task(self.tr("Cleaning up"), jobs.act, self.store_path(), plan,
+                         self.folders.folders(),
                          self.scan_options(), self.search_settings()))
 
     def confirm(self, plan: Plan) -> bool:
         """Say exactly what will happen; True if the user goes ahead."""
-        text = plan.describe()
+        text = describe_plan(plan)  # Plan.describe, in the window's language
         lines = text.splitlines()
         box = QMessageBox(self)
-        box.setWindowTitle(_ACTION_VERBS.get(plan.action, "Clean up"))
+        box.setWindowTitle(self.tr(_ACTION_VERBS[plan.action]) if plan.action in _ACTION_VERBS
+                           else self.tr("Clean up"))
         box.setIcon(QMessageBox.Icon.Question if plan.operations else QMessageBox.Icon.Information)
         box.setText(lines[0])
         copies, similar = _split_similar(plan)
         informative = lines[1:8]
         if similar:  # named in the dialog itself: what differs in them goes with them
             informative.append("")
-            informative.append(f"Similar only, not copies ({len(similar):,}):")
+            informative.append(self.tr("Similar only, not copies ({n:,}):").format(
+                n=len(similar)))
             informative += [f"  {_similarity_text(op)}  {_shown(os.path.basename(op.path))}"
                             for op in similar[:_SIMILAR_SHOWN]]
             if len(similar) > _SIMILAR_SHOWN:
-                informative.append(f"  … and {len(similar) - _SIMILAR_SHOWN:,} more "
-                                   "(Show Details)")
+                informative.append(self.tr("  … and {n:,} more (Show Details)").format(
+                    n=len(similar) - _SIMILAR_SHOWN))
         box.setInformativeText("\n".join(informative))
         if len(lines) > 8 or plan.operations:
             details = [text, ""]
             if copies:
-                details.append(f"Identical copies ({len(copies):,}):")
-                details += [f"  {_shown(op.path)}  (keeping {_shown(op.kept.path)})"
+                details.append(self.tr("Identical copies ({n:,}):").format(n=len(copies)))
+                keeping = self.tr("  {path}  (keeping {kept})")
+                details += [keeping.format(path=_shown(op.path), kept=_shown(op.kept.path))
                             for op in copies[:2000]]
             if similar:
-                details.append(f"Similar only, not copies ({len(similar):,}); the similarity "
-                               "is to the group's reference:")
-                details += [f"  {_similarity_text(op)}  {_shown(op.path)}  (keeping "
-                            f"{_shown(op.kept.path)})" for op in similar[:2000]]
+                details.append(self.tr("Similar only, not copies ({n:,}); the similarity "
+                                       "is to the group's reference:").format(n=len(similar)))
+                keeping = self.tr("  {similarity}  {path}  (keeping {kept})")
+                details += [keeping.format(similarity=_similarity_text(op), path=_shown(op.path),
+                                           kept=_shown(op.kept.path)) for op in similar[:2000]]
             box.setDetailedText("\n".join(details))
         if plan.operations:
-            go = box.addButton(f"{_ACTION_VERBS[plan.action]} ({plan.files:,} files, "
-                               f"{format_bytes(plan.bytes)})", QMessageBox.ButtonRole.AcceptRole)
+            go = box.addButton(self.tr("{verb} ({n:,} files, {size})").format(
+                verb=self.tr(_ACTION_VERBS[plan.action]), n=plan.files,
+                size=format_bytes(plan.bytes)), QMessageBox.ButtonRole.AcceptRole)
             box.addButton(QMessageBox.StandardButton.Cancel)
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         else:
@@ -1187,24 +1293,27 @@ class MainWindow(QMainWindow):
     def undo_last(self) -> None:
         last = self._last_undoable
         if last is None:
-            self.set_status("Nothing to undo.")
+            self.set_status(self.tr("Nothing to undo."))
             return
         done = last.counts.get("done", 0)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
         answer = QMessageBox.question(
-            self, "Undo", f"Put back the {done:,} files of clean-up {last.id} ({last.action}, "
-            f"{when})?\nFiles whose original place is taken again are left where they are.")
+            self, self.tr("Undo"),
+            self.tr("Put back the {n:,} files of clean-up {id} ({action}, {when})?\nFiles whose "
+                    "original place is taken again are left where they are.").format(
+                n=done, id=last.id, action=last.action, when=when))
         if answer != QMessageBox.StandardButton.Yes:
             return
-        self._start(Task("Undoing", jobs.undo_last, self.store_path(), self.folders.folders(),
+        self._start(Task(self.tr("Undoing"), jobs.undo_last, self.store_path(),
+                         self.folders.folders(),
                          self.scan_options(), self.search_settings()))
 
     # -- sessions and export ------------------------------------------------------------------
 
     def save_session(self, path: str | None = None) -> None:
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Save session", "session.simgui",
-                                                  "simgui sessions (*.simgui)")
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Save session"), "session.simgui",
+                                                  self.tr("simgui sessions (*.simgui)"))
             if not path:
                 return
         s = self.current_settings(with_marks=True)
@@ -1212,32 +1321,37 @@ class MainWindow(QMainWindow):
         try:
             save_settings(s, path)
         except OSError as exc:
-            QMessageBox.warning(self, "Save session", f"Could not save {path}: {exc}")
+            QMessageBox.warning(self, self.tr("Save session"),
+                                self.tr("Could not save {path}: {error}").format(path=path,
+                                                                                  error=exc))
             return
-        self.set_status(f"Session saved to {path}")
+        self.set_status(self.tr("Session saved to {path}").format(path=path))
 
     def open_session(self, path: str | None = None) -> None:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
-                                                  "simgui sessions (*.simgui);;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open session"), "",
+                                                  self.tr("simgui sessions (*.simgui);;"
+                                                          "All files (*)"))
             if not path:
                 return
         try:
             s = Settings.from_json(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            QMessageBox.warning(self, "Open session", f"{path} is not a simgui session: {exc}")
+            QMessageBox.warning(self, self.tr("Open session"),
+                                self.tr("{path} is not a simgui session: {error}").format(
+                                    path=path, error=exc))
             return
         self._take_session(s)
         self._reanalyse()
-        self.set_status(f"Opened session {os.path.basename(path)}")
+        self.set_status(self.tr("Opened session {name}").format(name=os.path.basename(path)))
 
     def export_groups(self, path: str | None = None) -> None:
         if self.table is None:
             return
         if path is None:
             path, chosen = QFileDialog.getSaveFileName(
-                self, "Export groups", "groups.csv",
-                "CSV (*.csv);;JSON (*.json);;HTML page for sharing (*.html)")
+                self, self.tr("Export groups"), "groups.csv",
+                self.tr("CSV (*.csv);;JSON (*.json);;HTML page for sharing (*.html)"))
             if not path:
                 return
         from simgui.core.search.export import write_groups
@@ -1255,9 +1369,11 @@ class MainWindow(QMainWindow):
                 else:
                     write_groups(shown, out, fmt)
         except OSError as exc:
-            QMessageBox.warning(self, "Export groups", f"Could not write {path}: {exc}")
+            QMessageBox.warning(self, self.tr("Export groups"),
+                                self.tr("Could not write {path}: {error}").format(path=path,
+                                                                                   error=exc))
             return
-        self.set_status(f"Exported {len(shown):,} groups to {path}")
+        self.set_status(self.tr("Exported {n:,} groups to {path}").format(n=len(shown), path=path))
 
     def open_settings(self) -> None:
         from simgui.gui.settings_dialog import SettingsDialog
@@ -1275,6 +1391,7 @@ class MainWindow(QMainWindow):
     def apply_preferences(self, new: Settings) -> None:
         """Take the settings dialog's values; a new search or store reloads the results."""
         old = self.current_settings()
+        language_changed = new.language != self.settings.language
         new.custom_weights = self.settings.custom_weights
         self.settings = new
         self._apply_settings(new)
@@ -1284,11 +1401,12 @@ class MainWindow(QMainWindow):
             self._reanalyse()
         else:
             self._apply_tolerances(self.tolerance.tolerances())
-        self.set_status("Settings saved.")
+        self.set_status(self.tr("Settings saved. The new language shows at the next start.")
+                        if language_changed else self.tr("Settings saved."))
         try:
             save_settings(self.current_settings(), self.settings_path)
         except OSError as exc:
-            self.set_status(f"Could not save settings: {exc}")
+            self.set_status(self.tr("Could not save settings: {error}").format(error=exc))
 
     def open_guide(self) -> None:
         """The guide shipped in the package, rendered in a window of its own (F1)."""
@@ -1301,11 +1419,11 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         QMessageBox.about(
-            self, "About simgui",
+            self, self.tr("About simgui"),
             f"<h3>simgui {__version__}</h3>"
-            "<p>Finds identical and similar files and removes the extra copies safely: "
-            "every clean-up is checked right before it acts, journaled and, for trash and "
-            "moves, undoable.</p>"
-            "<p>Similar files are found with sum tables and keys, after Sadowski and Levin, "
-            "<i>SimHash: Hash-based Similarity Detection</i> (2007).</p>"
-            f"<p>Store: {self.store_path()}</p>")
+            + self.tr("<p>Finds identical and similar files and removes the extra copies safely: "
+                      "every clean-up is checked right before it acts, journaled and, for trash "
+                      "and moves, undoable.</p>"
+                      "<p>Similar files are found with sum tables and keys, after Sadowski and "
+                      "Levin, <i>SimHash: Hash-based Similarity Detection</i> (2007).</p>"
+                      "<p>Store: {store}</p>").format(store=self.store_path()))
