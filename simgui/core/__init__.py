@@ -11,9 +11,9 @@ for ``simgui stats``, must not load numba and compile nothing it does not need.
 
 from __future__ import annotations
 
-import importlib
+from simgui.core.lazy import exports
 
-_PUBLIC = {
+__all__, __getattr__, __dir__ = exports(globals(), {
     "simgui.core.search.keys": ("SCHEMES", "SKEW", "UNIFORM", "KeyScheme", "compute_keys",
                                 "extension_of", "extension_offset"),
     "simgui.core.reading.fingerprints": ("FingerprintBuilder", "fingerprints"),
@@ -23,20 +23,4 @@ _PUBLIC = {
     "simgui.core.store": ("Store", "StoreError", "default_db_path"),
     "simgui.core.reading.sumtable": ("SumTableBuilder", "sum_table", "sum_table_of_file"),
     "simgui.core.tags": ("DEFAULT_TAGS",),
-}
-_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
-
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str):
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+})

@@ -22,6 +22,7 @@ from simgui.core.search import methods
 from simgui.core.search.budget import affordable_key_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
+from simgui.core.search.identical import one_path_per_file
 from simgui.core.search.keys import SKEW, KeyScheme
 from simgui.core.search.simfind import (
     DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
@@ -74,7 +75,7 @@ REFERENCE_RULES = ("oldest", "newest", "largest", "shortest-path")
 
 @dataclass(frozen=True)
 class Analysis:
-    files: StoredFiles  # one path per file (see _one_path_per_file)
+    files: StoredFiles  # one path per file (see identical.one_path_per_file)
     original_index: np.ndarray  # row of each file in the StoredFiles given to build
     settings: SearchSettings
     stats: ToleranceStats
@@ -101,7 +102,7 @@ class Analysis:
         # links resolved, in the folders and in the stored paths: clean-up protects the
         # same files (fileops)
         in_reference = in_folders(files.paths, references, resolve_links=True)
-        files, original_index = _one_path_per_file(files, in_reference)
+        files, original_index = one_path_per_file(files, in_reference)
         in_reference = in_reference[original_index]
         n = len(files)
         hashes = np.frombuffer(b"".join(h if h else bytes(16) for h in files.hashes),
@@ -294,25 +295,3 @@ def in_folders(paths: Sequence[str], folders: Sequence[str], *,
         return np.zeros(len(paths), bool)
     return np.fromiter(map(folder_test(folders, resolve_links=resolve_links), paths), bool,
                        len(paths))
-
-
-def _one_path_per_file(files: StoredFiles, in_ref: np.ndarray):
-    """Keep one path per (device, inode).
-
-    The store may know one file under two paths (scanned once through a
-    symlinked folder and once directly, or through a bind mount).  Such a
-    "copy" is the file itself: grouping it would invite deleting the only copy.
-    The path kept is in a reference folder (``in_ref``) if one is, else the shortest.
-    Returns the files kept and their indices in ``files``.
-    """
-    n = len(files)
-    lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
-    order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
-    first = np.ones(n, bool)
-    if n > 1:
-        first[1:] = ((files.devices[order][1:] != files.devices[order][:-1])
-                     | (files.inodes[order][1:] != files.inodes[order][:-1]))
-    keep = np.sort(order[first])
-    if len(keep) == n:
-        return files, np.arange(n)
-    return files.take(keep), keep

@@ -38,7 +38,7 @@ def identical_groups(files: StoredFiles, references: Sequence[str] = (), *,
         in_ref = np.fromiter((inside(p) for p in files.paths), bool, len(files))
     else:
         in_ref = np.zeros(len(files), bool)
-    files, original = _one_path_per_file(files, in_ref)
+    files, original = one_path_per_file(files, in_ref)
     in_ref = in_ref[original]
     n = len(files)
     has_hash = np.fromiter((h is not None for h in files.hashes), bool, n)
@@ -81,12 +81,16 @@ def identical_groups(files: StoredFiles, references: Sequence[str] = (), *,
                       bytes_by_number, np.full(m, -1, np.int64))
 
 
-def _one_path_per_file(files: StoredFiles, in_ref: np.ndarray):
-    """Keep one path per (device, inode): a file stored under two paths (a folder
-    scanned through a link and directly) is itself, not a copy; the path kept is in a
-    reference folder if one is, else the shortest.  (As the similar search's
-    ``analysis._one_path_per_file``, which this does not import: that module loads the
-    kernels.)  Returns the files kept and their rows in ``files``."""
+def one_path_per_file(files: StoredFiles, in_ref: np.ndarray):
+    """Keep one path per (device, inode).
+
+    The store may know one file under two paths (scanned once through a
+    symlinked folder and once directly, or through a bind mount).  Such a
+    "copy" is the file itself: grouping it would invite deleting the only copy.
+    The path kept is in a reference folder (``in_ref``) if one is, else the shortest.
+    Returns the files kept and their indices in ``files``.  (Here, not in ``analysis``,
+    so that the groups of copies alone load no kernel; the similar search uses it too.)
+    """
     n = len(files)
     lengths = np.fromiter((len(p) for p in files.paths), np.int64, n)
     order = np.lexsort((np.arange(n), lengths, ~in_ref, files.inodes, files.devices))
