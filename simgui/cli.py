@@ -708,11 +708,13 @@ _FIRST_KERNELS = {"scan": "reading/sumtable.py", "inspect": "reading/sumtable.py
 
 def _say_if_compiling(command: str) -> None:
     """A command about to compile the kernels (the first run on a machine) says so, and
-    how long it takes, instead of sitting silent."""
+    how long it takes, instead of sitting silent: on a terminal, like the progress line
+    (a script reading stderr gets only what it did before)."""
     from simgui import _kernel_cache
 
     module = _FIRST_KERNELS.get(command)
-    if module is not None and not _kernel_cache.compiled_before(module):
+    if (module is not None and sys.stderr.isatty()
+            and not _kernel_cache.compiled_before(module)):
         print("simgui: preparing the engine, first run only (a minute or two)...",
               file=sys.stderr, flush=True)
 

@@ -77,6 +77,7 @@ def test_compiled_before_finds_an_index_beside_the_source_or_in_a_cache(tmp_path
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_a_first_run_says_it_is_preparing_the_engine(tmp_path, monkeypatch, capsys, compiled):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # said on a terminal
     asked = []
 
     def compiled_before(module):
@@ -91,3 +92,11 @@ def test_a_first_run_says_it_is_preparing_the_engine(tmp_path, monkeypatch, caps
     err = capsys.readouterr().err
     assert asked == ["reading/sumtable.py"]  # the scan's kernels; stats needs none
     assert ("preparing the engine, first run only" in err) is not compiled
+
+
+def test_nothing_is_said_of_the_engine_where_stderr_is_read_by_a_program(tmp_path, monkeypatch,
+                                                                        capsys):
+    monkeypatch.setattr(_kernel_cache, "compiled_before", lambda module: False)
+    (tmp_path / "t").mkdir()
+    assert main(["scan", "--db", str(tmp_path / "s.db"), "-q", str(tmp_path / "t")]) == 0
+    assert "preparing the engine" not in capsys.readouterr().err
