@@ -4,7 +4,7 @@ expand/collapse, group headers, differences from the reference, the confirmation
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QLabel, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from simgui.core.cleanup import Action
 from simgui.gui.groups_model import NAME, SIZE_DELTA, TIME_DELTA, _time_delta
@@ -377,6 +377,12 @@ def test_copies_only_lists_each_extra_copy_flat_and_shares_marks(qtbot, window, 
     window.groups.copies_only_action.trigger()
     view = window.groups.copies
     assert window.groups.stack.currentWidget() is view
+    # fits a 1280-pixel screen: the paths share the width, nothing scrolls sideways
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    assert view.horizontalScrollBar().maximum() == 0
     copies = view.copies
     assert copies.rowCount() == 12  # 18 files in 6 groups, less the 6 references
     t = window.table

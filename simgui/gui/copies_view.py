@@ -167,6 +167,9 @@ class CopiesView(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         fm = self.fontMetrics()
-        for column, chars in ((NAME, 34), (FOLDER, 28), (SIZE, 10), (MODIFIED, 17),
-                              (SIMILARITY, 11), (IDENTICAL, 10), (KEPT, 40)):
+        for column, chars in ((SIZE, 10), (MODIFIED, 17), (SIMILARITY, 11), (IDENTICAL, 10)):
             header.resizeSection(column, chars * fm.averageCharWidth())
+        # the paths share what is left (elided in the middle): no sideways scrolling on a
+        # 1280-pixel screen, whatever the paths' lengths
+        for column in (NAME, FOLDER, KEPT):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
