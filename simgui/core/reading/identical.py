@@ -29,6 +29,7 @@ from typing import Protocol
 import xxhash
 
 from simgui.core.progress import Progress, ProgressCallback, report
+from simgui.core.reading.file_reads import CHUNK, OPEN_FLAGS, read_chunks
 
 #: bytes compared before a whole file is read (and files this small are hashed whole)
 PREFIX_BYTES = 4096
@@ -37,9 +38,6 @@ PHASE = "identical copies"
 CHANGED = "changed while being read"
 EMPTY_HASH = xxhash.xxh3_128_digest(b"")
 
-_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
-          | getattr(os, "O_CLOEXEC", 0))
-_CHUNK = 1 << 20
 #: files at least this large are hashed whole on the thread pool (their reads release
 #: the GIL); smaller ones on the calling thread, where the per-file work is Python's
 #: and threads only fight over the GIL (measured on /usr: 2 threads took 2x longer)
@@ -66,7 +64,7 @@ class Changed(OSError):
 
 def _open(found: Walked) -> int:
     """An open descriptor of ``found``, checked to be the regular file the walk saw."""
-    fd = os.open(found.path, _FLAGS)
+    fd = os.open(found.path, OPEN_FLAGS)
     try:
         st = os.fstat(fd)
         if (not stat.S_ISREG(st.st_mode) or st.st_size != found.size
@@ -102,22 +100,19 @@ def content_hash(found: Walked) -> bytes:
     """xxh3-128 of the whole content, as :func:`scanner.read_file` computes it."""
     fd = _open(found)
     try:
-        if found.size <= _CHUNK:
+        if found.size <= CHUNK:
             data = os.read(fd, found.size + 1)  # one byte past the size tells a growing file
             _unchanged(fd, found)
             if len(data) != found.size:
                 raise Changed()
             return xxhash.xxh3_128_digest(data)
         hasher = xxhash.xxh3_128()
-        budget = found.size + 1
-        buf = bytearray(_CHUNK)
-        view = memoryview(buf)
-        with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
-            while budget > 0 and (n := f.readinto(view[:min(_CHUNK, budget)])):
-                hasher.update(view[:n])
-                budget -= n
+        seen = 0
+        for chunk in read_chunks(fd, found.size):
+            hasher.update(chunk)
+            seen += len(chunk)
         _unchanged(fd, found)
-        if budget != 1:
+        if seen != found.size:
             raise Changed()
         return hasher.digest()
     finally:
@@ -135,7 +130,7 @@ def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
     for i in which:
         found = files[i]
         try:
-            fd = open_(found.path, _FLAGS)
+            fd = open_(found.path, OPEN_FLAGS)
         except OSError as exc:
             yield i, exc
             continue

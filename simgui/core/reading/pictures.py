@@ -46,6 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simgui.core.reading.file_reads import OPEN_FLAGS
+
 #: extensions decoded by Pillow itself
 PICTURE_EXTENSIONS = frozenset({"jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tif",
                                 "tiff"})
@@ -199,8 +201,7 @@ def open_picture(path: str, ext: str | None = None):
     if ext in HEIF_EXTENSIONS:
         _heif_opener()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         raise PictureUnreadable(f"picture not opened: {exc.strerror or exc}") from None
     with os.fdopen(fd, "rb") as f:
@@ -354,8 +355,6 @@ def _top_band(img):
     frame header says the picture is only that tall, so the decoder stops there; a start
     too short for them fails to decode (Pillow: "truncated"), and the whole file is
     read."""
-    from PIL import Image
-
     fp = img.fp
     where = fp.tell()
     try:

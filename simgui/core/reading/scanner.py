@@ -30,6 +30,7 @@ from typing import NamedTuple
 import xxhash
 
 from simgui.core.reading import identical as identical_stage
+from simgui.core.reading.file_reads import OPEN_FLAGS, read_chunks
 from simgui.core.reading.names import (  # noqa: F401  (exclude_pattern: re-exported)
     REGEX_PREFIX, _regex, exclude_pattern, extension_of,
 )
@@ -39,7 +40,6 @@ from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 
-_READ_SIZE = 1 << 20
 _SAVE_EVERY_FILES = 500
 _SAVE_EVERY_SECONDS = 1.0
 _PROGRESS_EVERY_SECONDS = 0.1
@@ -242,8 +242,7 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
     try:
         # O_NONBLOCK: if a FIFO was put in the file's place since the walk,
         # opening it must not hang; fstat then rejects it.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         return _failed(encoded, ext, _why(exc))
     try:
@@ -269,18 +268,11 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
         builder = SumTableBuilder(tags)
         hasher = xxhash.xxh3_128()
         printer = FingerprintBuilder() if fingerprints else None
-        # one byte past the size tells a growing file; a file that grows
-        # forever (a busy log) must not keep the scan reading it forever
-        budget = before.st_size + 1
-        buf = bytearray(min(_READ_SIZE, budget))
-        view = memoryview(buf)
-        with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
-            while budget > 0 and (n := f.readinto(view[:min(len(buf), budget)])):
-                builder.update(view[:n])
-                hasher.update(view[:n])
-                if printer is not None:
-                    printer.update(view[:n])
-                budget -= n
+        for chunk in read_chunks(fd, before.st_size):
+            builder.update(chunk)
+            hasher.update(chunk)
+            if printer is not None:
+                printer.update(chunk)
         after = os.fstat(fd)
     except OSError as exc:
         return _failed(encoded, ext, _why(exc))
