@@ -78,6 +78,21 @@ class _Sample:
         """Estimated class pairs of the whole space at ``tolerances``."""
         return len(self.space.class_pairs(tolerances, overrides)) * self.scale
 
+    def fitting_steps(self, sum_tolerance: float, steps: int, budget: int,
+                      overrides: Mapping[str, Tolerances] | None = None) -> int:
+        """How many of the first ``steps`` slider steps, as key tolerances at
+        ``sum_tolerance``, give pairs that fit ``budget`` with a margin for the estimate's
+        error (half of it).  Pairs only grow with the key tolerance: a bisection."""
+        lo, hi = 0, steps  # steps below lo fit, from hi on they do not
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.pairs(Tolerances(float(TOLERANCE_STEPS[mid]), sum_tolerance),
+                          overrides) <= budget / 2:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
 
 def affordable_key_ceiling(space: SearchSpace, budget: int | None = None, seed: int = 0,
                            overrides: Mapping[str, Tolerances] | None = None) -> float:
@@ -95,19 +110,8 @@ def affordable_key_ceiling(space: SearchSpace, budget: int | None = None, seed: 
     if sample.whole:
         return MAX_TOLERANCE
 
-    def affordable(i: int) -> bool:
-        found = sample.pairs(Tolerances(float(TOLERANCE_STEPS[i]), 3200.0), overrides)
-        return found <= budget / 2  # a margin for the estimate's error
-
-    # candidates only grow with the key tolerance: the last affordable step by bisection
-    lo, hi = 0, len(TOLERANCE_STEPS)  # steps below lo are affordable, from hi on not
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if affordable(mid):
-            lo = mid + 1
-        else:
-            hi = mid
-    return float(TOLERANCE_STEPS[max(lo - 1, 0)])
+    fits = sample.fitting_steps(3200.0, len(TOLERANCE_STEPS), budget, overrides)
+    return float(TOLERANCE_STEPS[max(fits - 1, 0)])
 
 
 def check_affordable(space: SearchSpace, tolerances: Tolerances,
@@ -124,17 +128,11 @@ def check_affordable(space: SearchSpace, tolerances: Tolerances,
     expected = sample.pairs(tolerances, overrides)
     if expected <= budget / 2:
         return
-    # pairs only grow with the key tolerance: the last step that fits, by bisection
-    lo, hi = 0, int(np.searchsorted(TOLERANCE_STEPS, tolerances.key))
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sample.pairs(Tolerances(float(TOLERANCE_STEPS[mid]), tolerances.sum),
-                        overrides) <= budget / 2:
-            lo = mid + 1
-        else:
-            hi = mid
+    fits = sample.fitting_steps(tolerances.sum,
+                                int(np.searchsorted(TOLERANCE_STEPS, tolerances.key)), budget,
+                                overrides)
     available = available_memory() or FALLBACK_BYTES
-    advice = (f"a key tolerance of {TOLERANCE_STEPS[lo - 1]:g} % fits" if lo else
+    advice = (f"a key tolerance of {TOLERANCE_STEPS[fits - 1]:g} % fits" if fits else
               "no key tolerance fits at this sum-table tolerance; lower it too")
     raise NotEnoughMemory(
         f"at key tolerance {tolerances.key:g} % and sum-table tolerance {tolerances.sum:g} % "
