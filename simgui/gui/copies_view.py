@@ -167,7 +167,7 @@ class CopiesView(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         fm = self.fontMetrics()
-        for column, chars in ((SIZE, 10), (MODIFIED, 17), (SIMILARITY, 11), (IDENTICAL, 10)):
+        for column, chars in ((SIZE, 10), (MODIFIED, 20), (SIMILARITY, 11), (IDENTICAL, 10)):
             header.resizeSection(column, chars * fm.averageCharWidth())
         # the paths share what is left (elided in the middle): no sideways scrolling on a
         # 1280-pixel screen, whatever the paths' lengths
