@@ -1,5 +1,6 @@
 """Shared test set-up: offscreen Qt, deterministic hypothesis on CI, throwaway stores."""
 
+import gc
 import os
 
 import pytest
@@ -18,6 +19,19 @@ def _no_user_store(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))
     monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path_factory.mktemp("config") / "settings.json"))
     monkeypatch.setenv("SIMGUI_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_on_the_main_thread():
+    """After each test, free here, on the main thread, the reference cycles it left that
+    hold Qt objects.  Left to Python's collector they may be freed on whatever thread
+    allocates next, say a task compiling a kernel on the window's pool: there the
+    object's destructor waits for the GIL while the main thread, destroying a widget,
+    holds it and waits for that object's lock.  A CI run hung so (py-spy --native: a
+    pool thread in QObject::~QObject -> Shiboken GilState::acquire, the main thread in
+    QObject::~QObject -> QBasicMutex::lockInternal); two earlier hangs looked the same."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture
