@@ -256,21 +256,23 @@ def main() -> None:
               f"{len(pairs_ext)})")
     # what a slider needs: hit counts at a new tolerance, looked up, not searched
     from simgui.core.search.tolerance_stats import ToleranceStats
-    from simgui.core.search.budget import affordable_key_ceiling
+    from simgui.core.search.budget import affordable_sum_ceiling
     from simgui.core.units import format_bytes
     n = args.sizes[0]
     sizes, tables, exts = make(n)
     space = SearchSpace.build(sizes, tables, extensions=exts)
-    ceiling = affordable_key_ceiling(space)  # as the window: what the memory available holds
+    ceiling = affordable_sum_ceiling(space)  # as the window: what the memory available holds
     if ceiling < 10.0:
-        print(f"the key ceiling comes down to {ceiling:g} %: the candidates up to 10 % would "
-              f"not fit in the {format_bytes(available_memory() or 0)} of memory available")
-    t_build, stats = best_of(1, lambda: ToleranceStats.build(space, max_key=ceiling))
-    ask = Tolerances(min(2.0, ceiling), 1.5, 0.0)  # synthetic tables: no contents to check
+        print(f"the sum-table ceiling for groups comes down to {ceiling:g} %: the similar pairs "
+              f"up to 10 % would not fit in the {format_bytes(available_memory() or 0)} of "
+              "memory available (counts still cover the whole range)")
+    t_build, stats = best_of(1, lambda: ToleranceStats.build(space, max_sum=ceiling))
+    ask = Tolerances(2.0, min(1.5, ceiling), 0.0)  # synthetic tables: no contents to check
     t_lookup, counts = best_of(5, lambda: stats.counts(ask))
-    print(f"tolerance statistics for {n} files up to {ceiling:g} %: built in {t_build:.2f} s over "
-          f"{len(stats.min_key)} candidate class pairs; one slider update (key hits, sum-table "
-          f"hits, groups) {t_lookup * 1000:.1f} ms -> {counts}")
+    print(f"tolerance statistics for {n} files up to 10 % (groups up to {ceiling:g} %): built in "
+          f"{t_build:.2f} s, {stats.key_hits_at[-1]:,} key hits tallied, "
+          f"{len(stats.hit_key) // 2:,} class pairs kept; one slider update (key hits, "
+          f"sum-table hits, groups) {t_lookup * 1000:.1f} ms -> {counts}")
     if len(rows) > 1:
         (n0, t0, p0, e0), (n1, t1, p1, e1) = rows[0], rows[-1]
         step = math.log(n1 / n0)

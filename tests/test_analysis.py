@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import pytest
 from simgui.core.search.analysis import Analysis, SearchSettings, find_groups
 from simgui.core.search.keys import SKEW, compute_keys
 from simgui.core.search import simfind
@@ -213,52 +214,60 @@ def test_tolerances_above_the_ceiling_are_refused():
         analysis.counts(Tolerances(1, 1))  # built without key hits
 
 
-def test_the_key_ceiling_comes_down_when_candidates_exceed_the_budget():
-    from simgui.core.search.analysis import affordable_key_ceiling
+def test_the_sum_ceiling_comes_down_when_pairs_exceed_the_budget():
+    from simgui.core.search.analysis import affordable_sum_ceiling
+    from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
     files = collection(5, 6000)
     space = Analysis.build(files).space
-    assert affordable_key_ceiling(space, budget=10**12) == 10.0
-    low = affordable_key_ceiling(space, budget=20_000)
+    assert affordable_sum_ceiling(space, budget=10**12) == 10.0
+    low = affordable_sum_ceiling(space, budget=len(space.class_pairs(Tolerances(10, 10))) // 4)
     assert low < 10.0
-    # below the ceiling, results stay exact
-    from simgui.core.search.tolerance_stats import ToleranceStats
     full = Analysis.build(files).stats
-    lowered = ToleranceStats.build(space, low, None)
-    tol = Tolerances(low, 1.0)
-    assert lowered.counts(tol) == full.counts(tol)
-    assert len(lowered.min_key) < len(full.min_key)
+    lowered = ToleranceStats.build(space, 10.0, None, max_sum=low)
+    assert len(lowered.hit_key) < len(full.hit_key)  # fewer pairs kept
+    # below the ceiling, groups and counts stay exact; above it, counts at every step
+    # still are (the search tallied every pair), groups are refused
+    tol = Tolerances(10.0, low)
+    # (groups differ by the order classes are taken in: the analysis's, not index order)
+    assert dataclasses.replace(lowered.counts(tol), groups=0) == \
+        dataclasses.replace(full.counts(tol), groups=0)
+    steps = TOLERANCE_STEPS[::5]
+    for key, value in lowered.curve(steps).items():
+        np.testing.assert_array_equal(value, full.curve(steps)[key])
+    with pytest.raises(ValueError):
+        lowered.assign(Tolerances(10.0, 10.0))
 
 
-def test_the_key_ceiling_does_not_depend_on_extension_numbering():
+def test_the_sum_ceiling_does_not_depend_on_extension_numbering():
     # one dense kind of file; the odd file's extension sorts before or after it
-    from simgui.core.search.analysis import affordable_key_ceiling
+    from simgui.core.search.analysis import affordable_sum_ceiling
     from simgui.core.search.simfind import SearchSpace
     rng = np.random.default_rng(0)
     tables = rng.integers(1000, 1010, (4000, 16))
     sizes = tables.sum(axis=1) * 3
-    ceilings = {odd: affordable_key_ceiling(SearchSpace.build(
+    ceilings = {odd: affordable_sum_ceiling(SearchSpace.build(
         sizes, tables, extensions=["txt"] * 3999 + [odd]), budget=200_000)
         for odd in ("aaa", "zzz")}
     assert ceilings["aaa"] == ceilings["zzz"] < 10.0
 
 
 def test_overridden_extensions_count_against_the_pair_budget():
-    from simgui.core.search.analysis import affordable_key_ceiling
+    from simgui.core.search.analysis import affordable_sum_ceiling
     from simgui.core.search.simfind import SearchSpace
     rng = np.random.default_rng(1)
     tables = rng.integers(1000, 1300, (4000, 16))
     sizes = tables.sum(axis=1) * 3
     space = SearchSpace.build(sizes, tables, extensions=["ps", "txt"] * 2000)
-    budget = 4 * len(space.class_pairs(Tolerances(0.5, 3200.0)))
-    plain = affordable_key_ceiling(space, budget=budget)
-    loose = affordable_key_ceiling(space, budget=budget, overrides={"ps": Tolerances(3.0, 10.0)})
+    budget = 4 * len(space.class_pairs(Tolerances(10.0, 0.5)))
+    plain = affordable_sum_ceiling(space, budget=budget)
+    loose = affordable_sum_ceiling(space, budget=budget, overrides={"ps": Tolerances(10.0, 10.0)})
     assert loose < plain < 10.0
-    # only similar pairs of an overridden extension are held, not its key hits
+    # only similar pairs of an overridden extension are met (and counted as key hits)
     from simgui.core.search.tolerance_stats import ToleranceStats
     tight = {"ps": Tolerances(10.0, 0.01)}
     held = ToleranceStats.build(space, 0.01, overrides=tight)
     any_sum = Tolerances(0.01, 3200.0)
-    assert len(held.min_key) == len(space.class_pairs(any_sum, tight)) < \
+    assert held.key_hits_at[0] == len(space.class_pairs(any_sum, tight)) < \
         len(space.class_pairs(any_sum, {"ps": Tolerances(10.0, 3200.0)}))
 
 
@@ -382,24 +391,6 @@ def test_copies_of_each_other_only_similar_to_the_reference_are_named_in_the_exp
     lines = out.getvalue().splitlines()
     assert lines[0].endswith(",copy_of")
     assert sum(line.endswith(",/r/a/2.37.5.txt") for line in lines) == 2
-
-
-def test_the_key_ceiling_counts_copies_searched_in_each_of_their_extensions():
-    # each file has copies in four extensions: the search holds each class's pairs in
-    # each of them, four times those of one copy each, so the ceiling is lower
-    from simgui.core.search.analysis import affordable_key_ceiling
-    from simgui.core.search.simfind import SearchSpace
-    rng = np.random.default_rng(2)
-    tables = rng.integers(1000, 1300, (2500, 16))
-    sizes = tables.sum(axis=1) * 3
-    single = SearchSpace.build(sizes, tables, extensions=["txt"] * 2500)
-    copies = SearchSpace.build(np.repeat(sizes, 4), np.repeat(tables, 4, axis=0),
-                               extensions=["txt", "bak", "ps", "c"] * 2500,
-                               classes_by_extension=False)
-    assert len(copies.search_reps()) == 4 * len(single.search_reps())
-    budget = 4 * len(single.class_pairs(Tolerances(0.5, 3200.0)))
-    assert affordable_key_ceiling(copies, budget=budget) < affordable_key_ceiling(single,
-                                                                                  budget=budget)
 
 
 def test_a_file_stored_through_a_linked_folder_is_in_its_reference_folder(tmp_path):

@@ -58,15 +58,15 @@ def test_a_search_that_would_not_fit_is_refused_before_it_runs_and_names_what_fi
     assert len(space.class_pairs(Tolerances(fits, tol.sum))) < found
 
 
-def test_the_key_ceiling_comes_down_with_the_budget():
+def test_the_sum_ceiling_comes_down_with_the_budget():
     space = dense_space()
-    everything = len(space.class_pairs(Tolerances(10.0, 3200.0)))
-    top = budget.affordable_key_ceiling(space, budget=10**12)
-    low = budget.affordable_key_ceiling(space, budget=everything // 4)
-    lower = budget.affordable_key_ceiling(space, budget=everything // 16)
+    everything = len(space.class_pairs(Tolerances(10.0, 10.0)))
+    top = budget.affordable_sum_ceiling(space, budget=10**12)
+    low = budget.affordable_sum_ceiling(space, budget=everything // 4)
+    lower = budget.affordable_sum_ceiling(space, budget=everything // 16)
     assert top == 10.0 and lower < low < top
-    # the ceiling's key candidates fit the budget the estimate was given (with its margin)
-    assert len(space.class_pairs(Tolerances(low, 3200.0))) <= everything // 4
+    # the pairs kept at the ceiling fit the budget the estimate was given (with its margin)
+    assert len(space.class_pairs(Tolerances(10.0, low))) <= everything // 4
 
 
 def test_groups_that_would_not_fit_say_so_in_one_line(tmp_path, monkeypatch, capsys):

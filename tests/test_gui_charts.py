@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QPalette  # noqa: E402
 
 from simgui.core.search.keys import SKEW, UNIFORM, compute_keys  # noqa: E402
 from simgui.core.search.simfind import SearchSpace  # noqa: E402
-from simgui.core.search.tolerance_stats import ToleranceStats  # noqa: E402
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats  # noqa: E402
 from simgui.gui.charts import (PALETTE, KeySpaceChart, ToleranceChart,  # noqa: E402
                                _Scatter)
 from tests.test_tolerance_stats import collection  # noqa: E402  near-copies of base tables
@@ -283,7 +283,7 @@ def test_fast_scatter_styles_points_like_pyqtgraph(qtbot):
 def curve():
     sizes, tables = collection(1, 200)
     stats = ToleranceStats.build(SearchSpace.build(sizes, tables), max_key=10)
-    return stats.curve(np.geomspace(0.01, 10, 40))
+    return stats.curve(TOLERANCE_STEPS[::7])  # counted at the slider steps
 
 
 @pytest.fixture

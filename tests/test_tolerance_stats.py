@@ -2,6 +2,7 @@
 
 import functools
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -56,9 +57,13 @@ def test_lookups_equal_searches(data, tol):
     counts = stats.counts(Tolerances(key_tol, sum_tol))
     assert counts.sum_hits == len(find_pairs(sizes, tables, key_tolerance=key_tol,
                                              sum_tolerance=sum_tol))
-    # key hits are the pairs found when the sum-table test lets everything through
-    assert counts.key_hits == len(find_pairs(sizes, tables, key_tolerance=key_tol,
-                                             sum_tolerance=3200))
+    # key hits are the pairs found when the sum-table test lets everything through;
+    # they are tallied at the slider steps only
+    if key_tol in TOLERANCE_STEPS:
+        assert counts.key_hits == len(find_pairs(sizes, tables, key_tolerance=key_tol,
+                                                 sum_tolerance=3200))
+    else:
+        assert counts.key_hits is None
     assert counts.all_pairs == n * (n - 1) // 2
 
 
@@ -84,6 +89,8 @@ def test_curve_is_monotone_and_ratio_bounded():
     sizes, tables = collection(3, 300)
     stats = ToleranceStats.build(SearchSpace.build(sizes, tables), max_key=3.2)
     curve = stats.curve([0.01, 0.1, 0.4, 1.6, 3.2])
+    with pytest.raises(ValueError, match="slider steps"):
+        stats.curve([0.455])
     assert (np.diff(curve["key_hits"]) >= 0).all() and (np.diff(curve["sum_hits"]) >= 0).all()
     assert ((0 <= curve["ratio"]) & (curve["ratio"] <= 1)).all()
 
@@ -189,3 +196,39 @@ def test_tolerances_above_the_top_step_are_exact():
         groups = stats.assign(at).group_of_class[space.classes.of_file]
         assert [bool(groups[f] >= 0 and groups[f] == groups[0]) for f in (1, 2, 3)] == \
             (found <= tolerance).tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections(min_size=2), st.lists(st.sampled_from(["a", "b", "c"]), min_size=40,
+                                         max_size=40),
+       st.integers(0, 3), st.sampled_from([0.01, 0.5, 3.2, 10.0]),
+       st.sampled_from([0.0, 0.37, 1.0, 10.0]), st.booleans())
+def test_the_search_tallies_every_pair_it_meets_as_holding_them_would(data, exts, copies, key,
+                                                                      keep, override):
+    """The sliders' search keeps only the sum-table hits at ``keep``; its tally of every
+    key candidate equals one over all the pairs a search holding them finds, with copies
+    in several extensions (met once per extension, tallied once) and an extension with
+    its own tolerances."""
+    from simgui.core.search.steps import pair_tolerances, tally
+
+    sizes, tables = data
+    n = len(sizes)
+    if copies:  # the first files again, under other extensions: classes met several times
+        sizes = np.concatenate((sizes, sizes[:copies]))
+        tables = np.concatenate((tables, tables[:copies]))
+    extensions = [exts[i % len(exts)] for i in range(len(sizes))]
+    space = SearchSpace.build(sizes, tables, extensions=extensions, classes_by_extension=False)
+    overrides = {"c": Tolerances(2.0, 0.5)} if override else None
+    weight = np.diff(space.classes.members_start)[space.classes.of_file]
+    kept, hist = space.tallied_pairs(Tolerances(key, 3200.0), keep, weight, overrides)
+    held = space.class_pairs(Tolerances(key, 3200.0), overrides)
+    min_key, min_sum = pair_tolerances(held, space.sizes, space.keys, space.tables)
+    fixed = np.isin(space.ext_ids[held[:, 0]], list(space.override_ids(overrides)))
+    min_key[fixed] = min_sum[fixed] = 0.0
+    np.testing.assert_array_equal(hist, tally(min_key, min_sum,
+                                              weight[held[:, 0]] * weight[held[:, 1]]))
+
+    def rows(p):
+        return sorted(map(tuple, space.classes.of_file[p].tolist()))
+
+    assert rows(kept) == rows(held[min_sum <= keep])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgui.core.search import methods
-from simgui.core.search.budget import affordable_key_ceiling, check_affordable
+from simgui.core.search.budget import affordable_sum_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
 from simgui.core.search.identical import one_path_per_file
@@ -125,9 +125,10 @@ class Analysis:
             stats = _method_stats(files, space, settings.method, priority, ceiling)
         elif ceiling is None:
             overrides = settings.override_map()
-            stats = ToleranceStats.build(space, affordable_key_ceiling(space, overrides=overrides),
-                                         priority, max_sum=MAX_TOLERANCE, content=content,
-                                         overrides=overrides)
+            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
+                                         max_sum=affordable_sum_ceiling(space,
+                                                                        overrides=overrides),
+                                         content=content, overrides=overrides)
         else:
             check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,

@@ -5,8 +5,9 @@ within a wide tolerance, and every search holds the pairs it finds.  Their numbe
 is estimated from a random sample of the files (pairs grow with the square of the
 files), and set against the memory the system has available now, so that:
 
-- the sliders' analysis lowers its key ceiling to what fits
-  (:func:`affordable_key_ceiling`), and the window says so;
+- the sliders' analysis keeps the sum-table hits up to the largest sum-table
+  tolerance whose hits fit (:func:`affordable_sum_ceiling`; the key candidates
+  are tallied, not kept), and the window says where the slider stops;
 - a search at one tolerance (``simgui groups``, ``pairs``, the benchmarks) that
   would not fit stops before it starts, and says which tolerance would
   (:func:`check_affordable`), instead of being killed by the system.
@@ -27,12 +28,11 @@ from simgui.core.search.simfind import SearchSpace, Tolerances
 from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS
 from simgui.core.units import format_bytes
 
-#: Peak bytes per candidate pair while statistics are built, measured with tracemalloc
-#: on benchmarks/bench_simfind.py's corpus (100,000 files): 148 for the sliders'
-#: statistics (every key candidate held, with key hits), 242 per pair for a search at
-#: one tolerance; rounded up.
-BYTES_PER_KEY_CANDIDATE = 160
+#: Peak bytes per pair a search holds, measured with tracemalloc on
+#: benchmarks/bench_simfind.py's corpus (100,000 files): 242 for a search at one
+#: tolerance, KEPT for each sum-table hit the sliders' statistics keep; rounded up.
 BYTES_PER_PAIR = 250
+BYTES_PER_KEPT_PAIR = 250
 #: The share of the available memory a search may plan to use (the rest: the files'
 #: columns, the window, the estimate's error).
 SHARE_OF_MEMORY = 0.5
@@ -42,7 +42,7 @@ FALLBACK_BYTES = 4 << 30
 SAMPLE = 2_000
 
 
-def pair_budget(bytes_per_pair: int = BYTES_PER_KEY_CANDIDATE,
+def pair_budget(bytes_per_pair: int = BYTES_PER_KEPT_PAIR,
                 available: int | None = None) -> int:
     """Pairs a search may hold: a share of the memory available now (at least a
     million, so a small machine still searches what it can)."""
@@ -78,39 +78,36 @@ class _Sample:
         """Estimated class pairs of the whole space at ``tolerances``."""
         return len(self.space.class_pairs(tolerances, overrides)) * self.scale
 
-    def fitting_steps(self, sum_tolerance: float, steps: int, budget: int,
+    def fitting_steps(self, at, steps: int, budget: int,
                       overrides: Mapping[str, Tolerances] | None = None) -> int:
-        """How many of the first ``steps`` slider steps, as key tolerances at
-        ``sum_tolerance``, give pairs that fit ``budget`` with a margin for the estimate's
-        error (half of it).  Pairs only grow with the key tolerance: a bisection."""
+        """How many of the first ``steps`` slider steps give pairs that fit ``budget``
+        with a margin for the estimate's error (half of it); ``at(step)``: the
+        tolerances at a step, pairs growing with it.  A bisection."""
         lo, hi = 0, steps  # steps below lo fit, from hi on they do not
         while lo < hi:
             mid = (lo + hi) // 2
-            if self.pairs(Tolerances(float(TOLERANCE_STEPS[mid]), sum_tolerance),
-                          overrides) <= budget / 2:
+            if self.pairs(at(float(TOLERANCE_STEPS[mid])), overrides) <= budget / 2:
                 lo = mid + 1
             else:
                 hi = mid
         return lo
 
 
-def affordable_key_ceiling(space: SearchSpace, budget: int | None = None, seed: int = 0,
+def affordable_sum_ceiling(space: SearchSpace, key_ceiling: float = MAX_TOLERANCE,
+                           budget: int | None = None, seed: int = 0,
                            overrides: Mapping[str, Tolerances] | None = None) -> float:
-    """The largest slider step up to 10 % whose key candidates fit ``budget`` pairs
-    (default: what the memory available now holds, see :func:`pair_budget`).
-
-    The sliders' statistics hold every pair within the key ceiling whatever its
-    sum-table distance, so that ceiling comes down on dense collections; the
+    """The largest slider step up to 10 % whose sum-table hits within ``key_ceiling``
+    fit ``budget`` pairs (default: what the memory available now holds, see
+    :func:`pair_budget`): what the sliders' statistics keep to form groups.  The
     similar pairs of extensions with ``overrides`` (which do not move with the
-    sliders) count too.
-    """
+    sliders) count too."""
     if budget is None:
-        budget = pair_budget(BYTES_PER_KEY_CANDIDATE)
+        budget = pair_budget(BYTES_PER_KEPT_PAIR)
     sample = _Sample(space, seed)
     if sample.whole:
         return MAX_TOLERANCE
-
-    fits = sample.fitting_steps(3200.0, len(TOLERANCE_STEPS), budget, overrides)
+    fits = sample.fitting_steps(lambda step: Tolerances(key_ceiling, step),
+                                len(TOLERANCE_STEPS), budget, overrides)
     return float(TOLERANCE_STEPS[max(fits - 1, 0)])
 
 
@@ -128,7 +125,7 @@ def check_affordable(space: SearchSpace, tolerances: Tolerances,
     expected = sample.pairs(tolerances, overrides)
     if expected <= budget / 2:
         return
-    fits = sample.fitting_steps(tolerances.sum,
+    fits = sample.fitting_steps(lambda step: Tolerances(step, tolerances.sum),
                                 int(np.searchsorted(TOLERANCE_STEPS, tolerances.key)), budget,
                                 overrides)
     available = available_memory() or FALLBACK_BYTES

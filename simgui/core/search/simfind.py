@@ -60,6 +60,9 @@ from simgui.core.search.tolerances import (  # noqa: F401  (re-exported: the sea
     DEFAULT_SUM_TOLERANCE, Tolerances, format_overrides, parse_override, parse_overrides,
 )
 from simgui.core.search.kernels.table_distance import l1_rows
+from simgui.core.search.steps import (
+    TOLERANCE_STEPS, pair_tolerances, smallest_tolerances, step_at_or_above, tally,
+)
 from simgui.core.search import workers as _threads
 from simgui.core.search.workers import in_chunks as _in_chunks
 from simgui.core.search.workers import map_threads as _map
@@ -628,6 +631,64 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, o
     return out, found
 
 
+@njit(nogil=True, cache=True)
+def _verify_tally(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig,
+                  size_factor, hist, weight, multi, fixed, keep_sum):
+    """:func:`_verify` for the sliders' statistics: every hit (a candidate within the
+    key ceiling) is tallied in ``hist[i, j]`` (the first key step i and sum-table step
+    j at which it is a hit; j past the top step for none) by the file pairs it stands
+    for, ``weight[a] * weight[b]``, and kept in ``out`` only if it is a sum-table hit
+    at ``keep_sum`` (what groups are formed from): the key candidates, tens of times
+    more, are counted without being held.  A pair touching a file of ``multi`` (a
+    class searched in several extensions, so met more than once) is kept untallied:
+    the caller keeps one per class pair and tallies that.  Extensions with ``fixed``
+    tolerances are hits at every step (their own test is the search's)."""
+    if hi <= lo:
+        return out, found
+    if found + ends[hi - lo - 1] > out.shape[0]:
+        bigger = np.empty((max(2 * out.shape[0], found + ends[hi - lo - 1]) + 64, 2), np.int64)
+        bigger[:found] = out[:found]
+        out = bigger
+    n_steps = TOLERANCE_STEPS.shape[0]
+    i = 0
+    for x in range(lo, hi):
+        sx = size[x]
+        kx = key[x]
+        ex = ext[x]
+        kfx = ext_kf[ex]
+        sfx = ext_sf[ex]
+        ox = orig[x]
+        last = ends[x - lo]
+        while i < last:
+            y = ys[i]
+            i += 1
+            sy = size[y]
+            big = max(sx, sy)
+            if big > size_factor * min(sx, sy) or ext[y] != ex:
+                continue
+            dk = abs(key[y] - kx)
+            if dk > max(1.0, big * kfx):
+                continue
+            l1 = l1_rows(tab, x, y)
+            if l1 > max(1.0, (sx + sy) * sfx / 2.0):
+                continue
+            oy = orig[y]
+            out[found, 0] = min(ox, oy)
+            out[found, 1] = max(ox, oy)
+            if multi[ox] or multi[oy]:
+                found += 1
+                continue
+            if fixed[ex]:
+                min_key, min_sum = 0.0, 0.0
+            else:
+                min_key, min_sum = smallest_tolerances(dk, sx, sy, l1)
+            k = step_at_or_above(min_key)
+            if k < n_steps:
+                hist[k, step_at_or_above(min_sum)] += weight[ox] * weight[oy]
+            found += min_sum <= keep_sum
+    return out, found
+
+
 @njit(nogil=True, cache=True, inline="always")
 def _inside(y, top, bottom, key):
     """Candidate y is within the key window (counted: the density of candidates)."""
@@ -850,13 +911,15 @@ def _slot_room(slots):
 def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
                  band_cell_shift, band_sig_shift, band_key_quantum, band_row_min, band_col_min,
                  band_rows, band_cols, band_min_size, band_max_size, band_shift, col_bits, key, sig,
-                 size, ext, ext_kf, ext_sf, orig, tab, size_factor, whole_up_to, counting):
+                 size, ext, ext_kf, ext_sf, orig, tab, size_factor, whole_up_to, counting,
+                 hist, weight, multi, fixed, keep_sum):
     """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
     ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
     candidates (within a file's key window in its neighbour cells), ``counts[1]`` those
     that passed the one-word filter, ``counts[2]`` the files the scans looked at.  Per cell:
     find the neighbour cells, collect the candidates passing the one-word filter, then
-    test those exactly.
+    test those exactly.  With a ``hist`` (else None), the hits are tallied there and
+    only some kept (see :func:`_verify_tally`).
     """
     found = 0
     counts[:] = 0
@@ -958,8 +1021,13 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                        band_cell_shift, band_sig_shift, band_key_quantum, band_max_size, key, sig,
                        size, ext, ext_kf, ext_sf, tab, size_factor, whole_up_to, ends, ys, counts,
                        counting, s_window, s_box, s_word, proj)
-            out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf, ext_sf,
-                                 tab, orig, size_factor)
+            if hist is None:
+                out, found = _verify(x0, x1, ends, ys, out, found, key, size, ext, ext_kf,
+                                     ext_sf, tab, orig, size_factor)
+            else:
+                out, found = _verify_tally(x0, x1, ends, ys, out, found, key, size, ext, ext_kf,
+                                           ext_sf, tab, orig, size_factor, hist, weight, multi,
+                                           fixed, keep_sum)
             x0 = x1
     return out, found
 
@@ -988,10 +1056,12 @@ def _mark_present(lo, hi, band, b_min, present):
 
 
 def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor,
-                   counting=False) -> tuple[np.ndarray, dict]:
+                   counting=False, tally=None) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
     counts of the work done.  ``ext_offsets``: what the extension modification adds to
-    the keys, per extension id."""
+    the keys, per extension id.  ``tally``: (weight, multi, fixed, keep_sum) to tally
+    the pairs and keep only some (see :func:`_verify_tally`); the counts then hold the
+    tally as ``hist``."""
     m = len(reps)
     band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
     band = np.empty(m, np.int64)
@@ -1111,20 +1181,31 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
             key_quantum, row_min, col_min, rows, cols, min_size, max_size, np.int64(band_shift),
             np.int64(col_bits), key, sig, size, ext, ext_kf, ext_sf, orig, tab, float(size_factor),
             np.int64(_SCAN_WHOLE_UP_TO), True if counting else None)
+    if tally is None:
+        tally_args = (None, None, None, 0.0)
+    else:
+        weight, multi, fixed, keep_sum = tally
+        tally_args = (weight, multi, fixed, float(keep_sum))
+    n_steps = len(TOLERANCE_STEPS)
 
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
         out = np.empty((2 * int(cell_start[c1] - cell_start[c0]) + 64, 2), np.int64)
         counts = np.zeros(3, np.int64)
-        out, found = _sweep_cells(c0, c1, out, counts, *args)
-        return out[:found], counts
+        hist = None if tally is None else np.zeros((n_steps, n_steps + 1), np.int64)
+        out, found = _sweep_cells(c0, c1, out, counts, *args, hist, *tally_args)
+        # a copy: the kernel's buffer may be twice what it found
+        return (out[:found].copy() if found < len(out) // 2 else out[:found]), counts, hist
 
     parts = _map(run, range(len(cuts) - 1))
-    pairs = (np.concatenate([p for p, _ in parts]) if len(parts) > 1
+    pairs = (np.concatenate([p for p, _, _ in parts]) if len(parts) > 1
              else parts[0][0] if parts else np.zeros((0, 2), np.int64))
-    counts = sum((c for _, c in parts), np.zeros(3, np.int64))
-    return pairs, {"files": m, "cells": n_cells, "examined": int(counts[0]),
-                   "filtered": int(counts[1]), "looked_at": int(counts[2]), "pairs": len(pairs)}
+    counts = sum((c for _, c, _ in parts), np.zeros(3, np.int64))
+    work = {"files": m, "cells": n_cells, "examined": int(counts[0]),
+            "filtered": int(counts[1]), "looked_at": int(counts[2]), "pairs": len(pairs)}
+    if tally is not None:
+        work["hist"] = sum((h for _, _, h in parts), np.zeros((n_steps, n_steps + 1), np.int64))
+    return pairs, work
 
 
 def _number_extensions(extensions: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray]:
@@ -1269,6 +1350,48 @@ class SearchSpace:
         the same for the same input), each as two of its :meth:`search_reps` (each
         class's first file, unless the pair matched in another extension)."""
         return self._class_pairs_counted(tolerances, overrides, counting=False)[0]
+
+    def tallied_pairs(self, tolerances: Tolerances, keep_sum: float, weight: np.ndarray,
+                      overrides: Mapping[str, Tolerances] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """The search of :meth:`class_pairs` at ``tolerances``, keeping only the pairs
+        that are sum-table hits at ``keep_sum``, and a tally of them all:
+        ``hist[i, j]``, the file pairs (``weight`` per file: its class's size) first
+        hit at key step i and sum-table step j (see :func:`steps.tally`).  Memory grows
+        with the pairs kept, not with those met."""
+        key_frac, sum_frac = self.fractions(tolerances, overrides)
+        reps = self.search_reps()
+        n_steps = len(TOLERANCE_STEPS)
+        if len(reps) < 2:
+            return np.zeros((0, 2), np.int64), np.zeros((n_steps, n_steps + 1), np.int64)
+        fixed_ids = list(self.override_ids(overrides))
+        fixed = np.zeros(len(key_frac), np.bool_)
+        fixed[fixed_ids] = True
+        # classes searched in several extensions meet their partners more than once:
+        # their pairs are all kept, and one per pair of classes tallied below
+        multi = np.zeros(len(self.sizes), np.bool_)
+        if self.mixed_extensions:
+            of = self.classes.of_file[reps]
+            multi[reps[np.bincount(of, minlength=len(self.classes.first))[of] > 1]] = True
+        weight = np.ascontiguousarray(weight, dtype=np.int64)
+        pairs, work = _similar_pairs(reps, self.sizes, self.tables,
+                                     np.ascontiguousarray(self.keys, dtype=np.float64),
+                                     np.ascontiguousarray(self.ext_ids, dtype=np.int64),
+                                     key_frac, sum_frac, self.extension_offsets(),
+                                     self.size_factor, tally=(weight, multi, fixed, keep_sum))
+        hist = work["hist"]
+        odd = multi[pairs[:, 0]] | multi[pairs[:, 1]]
+        if odd.any():
+            extra = pairs[odd]
+            preferred = fixed[self.ext_ids[extra[:, 0]]] if fixed_ids else None
+            extra = extra[self.one_per_class_pair(extra, preferred)]
+            min_key, min_sum = pair_tolerances(extra, self.sizes, self.keys, self.tables)
+            mine = fixed[self.ext_ids[extra[:, 0]]]
+            min_key[mine] = 0.0
+            min_sum[mine] = 0.0
+            hist += tally(min_key, min_sum, weight[extra[:, 0]] * weight[extra[:, 1]])
+            pairs = np.concatenate((pairs[~odd], extra[min_sum <= keep_sum]))
+        return pairs, hist
 
     def _class_pairs_counted(self, tolerances: Tolerances,
                              overrides: Mapping[str, Tolerances] | None = None, *,

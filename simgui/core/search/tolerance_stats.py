@@ -1,22 +1,23 @@
 """Hit counts and groups at any tolerance, as lookups: what sliders and the paper's Figures 6-7 need.
 
-One search at the ceiling tolerances collects every candidate pair (of file
-classes) with the smallest key tolerance and the smallest sum-table tolerance
-at which it would be a hit.  Counts are of file pairs: a pair of classes of
-sizes p and q stands for p*q pairs, and a class of k copies for k(k-1)/2 pairs
-that hit at any tolerance.
+One search at the ceiling tolerances meets every candidate pair (of file
+classes) and finds the smallest key tolerance and the smallest sum-table
+tolerance at which it would be a hit.  Counts are of file pairs: a pair of
+classes of sizes p and q stands for p*q pairs, and a class of k copies for
+k(k-1)/2 pairs that hit at any tolerance.
 
 - Key hits and sum-table hits at the slider steps (:data:`TOLERANCE_STEPS`)
-  are cumulative histograms: O(1) lookups.  Elsewhere they are one pass.
-- Groups are one greedy pass over adjacency lists of the pairs that can be
-  sum-table hits, each list sorted by the slider step at or above its sum-table
-  tolerance, so the pass stops at the first step beyond the slider: a few
-  milliseconds for 100,000 files.
-Key hits need every pair within the key ceiling whatever its sum-table
-distance (tens of millions, possibly); of those only the key tolerance and
-weight are kept, 16 bytes a pair.
+  come from a histogram over the pairs of steps that the search fills as it
+  meets each candidate, without keeping it (key candidates are tens of times
+  the similar pairs: 56 million at 10 % among 100,000 files): O(1) lookups over
+  the whole range, in a fixed 600 KB.
+- Groups are one greedy pass over adjacency lists of the pairs kept: the
+  sum-table hits up to ``max_sum`` (what the memory available holds, see
+  budget.affordable_sum_ceiling), each list sorted by the slider step at or
+  above its sum-table tolerance, so the pass stops at the first step beyond the
+  slider: a few milliseconds for 100,000 files.  Sum-table hits between steps
+  are counted from the same lists.
 """
-
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -27,40 +28,11 @@ from numba import njit
 
 from simgui.core.search.simfind import SearchSpace, Tolerances
 from simgui.core.search import workers as _threads
-from simgui.core.search.workers import in_chunks, map_threads
-
-#: No sum table is further than 16 x the size from another (each bit position
-#: starts at most one counted match), so this sum tolerance disables the test.
-_ANY_SUM_TOLERANCE = 3200.0
-#: The sliders' top (the issue's range, 0.01 % .. 10 %).
-MAX_TOLERANCE = 10.0
-#: Slider positions: two significant digits from 0.010 % to 10 % (0.010, 0.011,
-#: ..., 0.99, 1.0, 1.1, ..., 9.9, 10), so every round value a user would type,
-#: 3.2 among them, is a step.  Counts at steps are O(1) lookups.
-TOLERANCE_STEPS = np.array(sorted({round(m / 10 * 10.0**e, 4) for e in (-2, -1, 0)
-                                   for m in range(10, 100)} | {MAX_TOLERANCE}))
-#: Steps per percent of the lookup table below: finer than the closest two steps.
-_STEP_GRID = 1000
-#: Entry i: the first step at or above i / _STEP_GRID.
-_FIRST_STEP = np.searchsorted(TOLERANCE_STEPS,
-                              np.arange(int(MAX_TOLERANCE * _STEP_GRID) + 1) / _STEP_GRID)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def step_at_or_above(value):
-    """``np.searchsorted(TOLERANCE_STEPS, value)``: the first step at or above ``value``
-    (len(TOLERANCE_STEPS) above the top or for NaN).  A table lookup and a step or two,
-    not a binary search with its unpredictable branches: this runs for every pair."""
-    n = TOLERANCE_STEPS.shape[0]
-    if not value <= TOLERANCE_STEPS[n - 1]:
-        return n
-    if value <= TOLERANCE_STEPS[0]:
-        return 0
-    # one cell lower than value * grid, so rounding never starts past the answer
-    j = _FIRST_STEP[max(np.int64(value * _STEP_GRID) - 1, 0)]
-    while TOLERANCE_STEPS[j] < value:
-        j += 1
-    return j
+from simgui.core.search.workers import map_threads
+from simgui.core.search.steps import (  # noqa: F401  (TOLERANCE_STEPS, step_at_or_above: re-exported)
+    ANY_SUM_TOLERANCE, MAX_TOLERANCE, TOLERANCE_STEPS, hits_at_steps, pair_tolerances,
+    step_at_or_above, tally,
+)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -74,7 +46,9 @@ def _beyond_all_later(value, tolerance):
 
 @dataclass(frozen=True)
 class HitCounts:
-    key_hits: int  # file pairs passing the key test and the size filter
+    #: file pairs passing the key test and the size filter (counted at the slider
+    #: steps only: None between them)
+    key_hits: int | None
     sum_hits: int  # of those, pairs passing the sum-table test too: the paper's similar pairs
     groups: int  # groups find_groups would form (with the same reference order)
     all_pairs: int  # n(n-1)/2, to express the others as fractions
@@ -98,8 +72,6 @@ class Assignment:
 @dataclass(frozen=True)
 class ToleranceStats:
     space: SearchSpace
-    min_key: np.ndarray | None  # float64 (m,): every candidate's smallest key tolerance
-    key_weight: np.ndarray | None  # int64 (m,): file pairs each candidate stands for
     key_hits_at: np.ndarray | None  # int64 (steps,): file pairs hit at each key step
     # candidates that can be sum-table hits below max_sum, as adjacency lists of
     # classes: class c's neighbours are adjacent_class[adjacent_start[c]:adjacent_start[c+1]],
@@ -115,35 +87,49 @@ class ToleranceStats:
     # sum_hits_at[i, j]: file pairs hit at key TOLERANCE_STEPS[i] and sum TOLERANCE_STEPS[j]
     sum_hits_at: np.ndarray | None
     within: int  # pairs inside classes: hits at every tolerance
-    max_key: float
-    max_sum: float
+    max_key: float  # groups and counts up to this key tolerance,
+    max_sum: float  # groups up to this sum-table tolerance,
     class_order: np.ndarray  # classes in the order grouping takes them
+    #: and counts up to this one (at the steps above max_sum), as the search tallied them
+    counted_sum: float = -1.0
+
+    def __post_init__(self):
+        if self.counted_sum < self.max_sum:
+            object.__setattr__(self, "counted_sum", self.max_sum)
 
     @classmethod
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
               content=None, overrides: Mapping[str, Tolerances] | None = None) -> ToleranceStats:
-        """Candidates up to key tolerance ``max_key`` percent (the slider's top);
-        groups and sum-table hits are available up to ``max_sum``.
+        """Counts up to key tolerance ``max_key`` percent (the slider's top) and every
+        sum-table step; groups up to ``max_key`` and ``max_sum``.
 
+        One search at the ceilings tallies every key candidate as it meets it (a
+        histogram over the pairs of slider steps) and keeps only the sum-table hits
+        at ``max_sum``: the memory grows with those, not with the candidates.
         ``priority``: file indices, best reference first (as find_groups orders
         them), so that groups match find_groups; default: index order.
-        ``key_hits=False`` skips the pairs that only pass the key test (a
-        search at the ceilings, for groups at one tolerance): key hits are then
-        not counted.
+        ``key_hits=False`` skips the tally (a search at the ceilings, for groups at
+        one tolerance): hits are then not counted.
         ``content``: ``content(pairs) -> float64 percent``, each pair's estimated share
         of content in common, for the content check after the sum table (a pair it
         rejects is a key and sum-table hit but never a similar pair); None: no check.
         ``overrides``: extension -> its own fixed tolerances (the paper's fix for
         formats with large shared headers); pairs of those extensions are hits at
         every tolerance or at none, whatever the sliders say, and only their
-        similar pairs are held (and counted as key hits).
+        similar pairs are met (and counted as key hits).
         """
-        ceiling = Tolerances(max_key, _ANY_SUM_TOLERANCE if key_hits else max_sum)
         fixed = space.override_ids(overrides)
-        pairs = space.class_pairs(ceiling, overrides)
-        min_key, min_sum = _pair_tolerances(pairs, space.sizes, space.keys, space.tables)
+        counts = np.diff(space.classes.members_start)
+        hist = None
+        if key_hits:
+            weight = counts[space.classes.of_file]
+            pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
+                                              weight, overrides)
+        else:
+            pairs = space.class_pairs(Tolerances(max_key, max_sum), overrides)
+        min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
         if not key_hits:
             # every pair the search found is a hit at the ceiling, whatever the rounding
             np.minimum(min_key, max_key, out=min_key)
@@ -153,36 +139,37 @@ class ToleranceStats:
             mine = np.isin(space.ext_ids[pairs[:, 0]], list(fixed))
             min_key[mine] = 0.0
             min_sum[mine] = 0.0
-        shared = None
-        if content is not None:  # only for the pairs that can be sum-table hits
-            shared = np.full(len(pairs), np.nan)
-            can = min_sum <= max_sum
-            shared[can] = content(pairs[can])
+        shared = None if content is None else content(pairs)
         return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
-                              max_sum=max_sum, key_hits=key_hits, content=shared)
+                              max_sum=max_sum, key_hits=key_hits, content=shared,
+                              tallied=hist)
 
     @classmethod
     def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
                    min_sum: np.ndarray, priority: np.ndarray | None = None, *,
                    max_key: float, max_sum: float, key_hits: bool = True,
-                   content: np.ndarray | None = None) -> ToleranceStats:
+                   content: np.ndarray | None = None,
+                   tallied: np.ndarray | None = None) -> ToleranceStats:
         """Statistics over pairs of classes (one pair of files each, as
         :meth:`SearchSpace.class_pairs` gives them) found by any search, with the
         smallest key and sum-table tolerance at which each is a hit (the other
         methods put their difference in the sum-table tolerance and 0 in the key);
         ``content``: each pair's share of content in common in percent, for the
-        content check (None: no check is possible)."""
+        content check (None: no check is possible).  ``tallied``: the search's own
+        tally of every pair it met (see :func:`simgui.core.search.steps.tally`), when
+        ``pairs`` are only those it kept; else, with ``key_hits``, they are tallied here."""
         classes = space.classes
         counts = np.diff(classes.members_start)
         ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
         weight = counts[ca] * counts[cb]
-        key_hits_at = _hits_on_steps(min_key, None, weight) if key_hits else None
+        key_hits_at = sum_hits_at = None
+        if key_hits:
+            key_hits_at, sum_hits_at = hits_at_steps(
+                tally(min_key, min_sum, weight) if tallied is None else tallied)
         keep = min_sum <= max_sum
-        all_key, all_weight = (min_key, weight) if key_hits else (None, None)
         ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
             min_sum[keep]
         shared = np.full(len(ca), np.nan) if content is None else content[keep]
-        sum_hits_at = _hits_on_steps(min_key, min_sum, weight) if key_hits else None
         *adjacency, hit_content = _adjacency(ca, cb, min_key, min_sum, weight, shared,
                                              len(counts))
 
@@ -192,17 +179,28 @@ class ToleranceStats:
         of_file = classes.of_file[np.asarray(priority)]
         _, first_seen = np.unique(of_file, return_index=True)
         class_order = of_file[np.sort(first_seen)]
-        return cls(space, all_key, all_weight, key_hits_at, *adjacency,
-                   None if content is None else hit_content, sum_hits_at,
-                   int((counts * (counts - 1) // 2).sum()), float(max_key), float(max_sum),
-                   class_order)
+        return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
+                   sum_hits_at, int((counts * (counts - 1) // 2).sum()), float(max_key),
+                   float(max_sum), class_order,
+                   counted_sum=MAX_TOLERANCE if tallied is not None else float(max_sum))
 
     def _check(self, tolerances: Tolerances, key_hits: bool = False) -> None:
-        if key_hits and self.min_key is None:
+        """Groups (and with ``key_hits`` counts) can be had at ``tolerances``."""
+        if key_hits and self.key_hits_at is None:
             raise ValueError("these statistics were built without key hits")
         if tolerances.key > self.max_key or tolerances.sum > self.max_sum:
             raise ValueError(f"tolerances above the {self.max_key} % key and {self.max_sum} % "
                              "sum-table tolerance these statistics cover")
+
+    def _check_counts(self, key: float, sum_: float) -> None:
+        """Hits can be counted at ``key`` and ``sum_``: within the ceilings, or at a
+        step up to the tallied sum-table range."""
+        if self.key_hits_at is None:
+            raise ValueError("these statistics were built without key hits")
+        if key > self.max_key or (sum_ > self.max_sum and not (
+                sum_ <= self.counted_sum and _step_index(sum_) is not None)):
+            raise ValueError(f"tolerances above the {self.max_key} % key and "
+                             f"{self.counted_sum} % sum-table tolerance these statistics count")
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
         """Key hits, sum-table hits and groups at ``tolerances`` (within the ceilings)."""
@@ -246,11 +244,13 @@ class ToleranceStats:
             return self.hit_sum  # any array of the right length: the check is off
         return self.hit_content
 
-    def _key_hits(self, key: float) -> int:
+    def _key_hits(self, key: float) -> int | None:
+        """Key hits are tallied at the steps (the pairs that are only key hits are not
+        kept), so None between them; above the top step every pair counted is one."""
         i = _step_index(key)
-        if i is not None:
-            return int(self.key_hits_at[i]) + self.within
-        return int(self.key_weight[self.min_key <= key].sum()) + self.within
+        if i is None and key > TOLERANCE_STEPS[-1]:
+            i = len(TOLERANCE_STEPS) - 1
+        return None if i is None else int(self.key_hits_at[i]) + self.within
 
     def _sum_hits(self, key: float, sum_: float) -> int:
         i, j = _step_index(key), _step_index(sum_)
@@ -268,7 +268,10 @@ class ToleranceStats:
         key_tolerances = np.asarray(key_tolerances, dtype=np.float64)
         sum_tolerances = key_tolerances if sum_tolerances is None else np.asarray(sum_tolerances)
         for k, s in zip(key_tolerances, sum_tolerances):
-            self._check(Tolerances(k, s), key_hits=True)
+            self._check_counts(k, s)
+            if self._key_hits(k) is None:
+                raise ValueError(f"key hits are counted at the slider steps, and {k:g} % is "
+                                 "not one (see TOLERANCE_STEPS)")
         key_hits = np.array([self._key_hits(k) for k in key_tolerances], dtype=np.int64)
         sum_hits = np.array([self._sum_hits(k, s) for k, s in zip(key_tolerances, sum_tolerances)],
                             dtype=np.int64)
@@ -280,93 +283,9 @@ class ToleranceStats:
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
 
 
-@njit(inline="always")
-def key_hit(dk, big, key_tolerance):
-    """The search's key test, to the last rounding (simfind's sweep and reference)."""
-    return dk <= max(1.0, big * (key_tolerance / 100.0))
-
-
-@njit(inline="always")
-def sum_hit(l1, total, sum_tolerance):
-    """The search's sum-table test, to the last rounding."""
-    return l1 <= max(1.0, total * (sum_tolerance / 100.0) / 2.0)
-
-
-@njit(inline="always")
-def _on_steps(value, hit, distance, size):
-    """``value`` moved, if rounding needs it, so that ``value <= step`` is exactly ``hit``
-    at every step: lookups at slider steps then equal searches bit for bit."""
-    steps = TOLERANCE_STEPS
-    n = steps.shape[0]
-    j = step_at_or_above(value)
-    while j < n and not hit(distance, size, steps[j]):
-        j += 1
-    while j > 0 and hit(distance, size, steps[j - 1]):
-        j -= 1
-    if j < n and value > steps[j]:
-        value = steps[j]
-    if j > 0 and value <= steps[j - 1]:
-        value = np.nextafter(steps[j - 1], np.inf)
-    return value
-
-
-def _pair_tolerances(pairs, sizes, keys, tables):
-    """Smallest key and sum-table tolerance (percent) at which each pair is a hit."""
-    m = pairs.shape[0]
-    min_key = np.empty(m, np.float64)
-    min_sum = np.empty(m, np.float64)
-    in_chunks(_pair_tolerances_in, m, pairs, sizes, keys, tables, min_key, min_sum)
-    return min_key, min_sum
-
-
-@njit(nogil=True, cache=True)
-def _pair_tolerances_in(lo, hi, pairs, sizes, keys, tables, min_key, min_sum):
-    for p in range(lo, hi):
-        a = pairs[p, 0]
-        b = pairs[p, 1]
-        dk = abs(keys[a] - keys[b])
-        big = max(sizes[a], sizes[b])
-        # "at least 1": distances up to 1 hit at any tolerance
-        k = 0.0 if dk <= 1 else 100.0 * dk / max(big, 1)
-        min_key[p] = _on_steps(k, key_hit, dk, big) if k > 0 else 0.0
-        l1 = 0
-        for t in range(tables.shape[1]):
-            d = tables[a, t] - tables[b, t]
-            l1 += d if d >= 0 else -d
-        total = sizes[a] + sizes[b]
-        v = 0.0 if l1 <= 1 else 200.0 * l1 / max(total, 1)
-        min_sum[p] = _on_steps(v, sum_hit, l1, total) if v > 0 else 0.0
-
-
 def _step_index(tolerance: float) -> int | None:
     i = int(np.searchsorted(TOLERANCE_STEPS, tolerance))
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
-
-
-def _hits_on_steps(min_key: np.ndarray, min_sum: np.ndarray | None,
-                   weight: np.ndarray) -> np.ndarray:
-    """Weight of pairs hit at every key step (and sum step): a cumulative histogram.
-
-    A pair is counted from the first step at or above its smallest tolerance,
-    the same ``<=`` test a search makes, so lookups equal searches exactly.
-    """
-    steps = len(TOLERANCE_STEPS)
-    if min_sum is None:
-        return _histogram(min_key, min_key, weight, 1).cumsum()
-    flat = _histogram(min_key, min_sum, weight, steps)
-    return flat.reshape(steps, steps).cumsum(axis=0).cumsum(axis=1)
-
-
-@njit(nogil=True, cache=True)
-def _histogram(min_key, min_sum, weight, sum_steps):
-    n = TOLERANCE_STEPS.shape[0]
-    out = np.zeros(n * sum_steps, np.int64)
-    for p in range(min_key.shape[0]):
-        i = step_at_or_above(min_key[p])  # first step >= the tolerance
-        j = step_at_or_above(min_sum[p]) if sum_steps > 1 else 0
-        if i < n and j < n:
-            out[i * sum_steps + j] += weight[p]
-    return out
 
 
 def _adjacency(ca, cb, min_key, min_sum, weight, content, n_classes):
