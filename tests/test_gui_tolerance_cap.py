@@ -1,6 +1,7 @@
-"""A key tolerance capped because a collection would not fit in memory applies to that
-analysis only: the user's value stays in the settings and comes back when a later
-collection allows it (issue 24, item 10)."""
+"""A sum-table tolerance capped because a collection's similar pairs would not fit in
+memory applies to that analysis only: the user's value stays in the settings and comes
+back when a later collection allows it (issue 24, item 10; the key tolerance is no longer
+capped: its candidates are tallied, not held, issue 30)."""
 
 import dataclasses
 
@@ -12,28 +13,29 @@ from simgui.gui.main_window import MainWindow
 from tests.test_gui_window import WAIT_MS, make_tree
 
 CAP = 0.5  # a slider step, well below the user's 5 %
+KEY = 5.0  # the user's key tolerance, never capped
 
 
 @pytest.fixture
 def cap(monkeypatch):
-    """The key ceiling of the analyses to come: ``cap["key"] = 0.5`` makes the collection
-    one whose candidate pairs above 0.5 % would not fit in memory (as a small pair
-    budget would); None leaves the real estimate."""
-    real = analysis_module.affordable_key_ceiling
-    state = {"key": None}
+    """The sum-table ceiling of the analyses to come: ``cap["sum"] = 0.5`` makes the
+    collection one whose similar pairs above 0.5 % would not fit in memory (as a small
+    pair budget would); None leaves the real estimate."""
+    real = analysis_module.affordable_sum_ceiling
+    state = {"sum": None}
 
     def ceiling(space, *args, **kwargs):
         found = real(space, *args, **kwargs)
-        return found if state["key"] is None else min(found, state["key"])
+        return found if state["sum"] is None else min(found, state["sum"])
 
-    monkeypatch.setattr(analysis_module, "affordable_key_ceiling", ceiling)
+    monkeypatch.setattr(analysis_module, "affordable_sum_ceiling", ceiling)
     return state
 
 
 @pytest.fixture
 def capped(qtbot, tmp_path, cap):
-    """A window whose user chose a 5 % key tolerance, after a scan capped at 0.5 %."""
-    w = MainWindow(settings=Settings(key_tolerance=5.0),
+    """A window whose user chose a 5 % sum-table tolerance, after a scan capped at 0.5 %."""
+    w = MainWindow(settings=Settings(key_tolerance=KEY, sum_tolerance=5.0),
                    settings_path=str(tmp_path / "settings.json"))
     qtbot.addWidget(w)
     w.show()
@@ -41,9 +43,9 @@ def capped(qtbot, tmp_path, cap):
     root.mkdir()
     make_tree(root)
     w.folders.add_folders([str(root)])
-    cap["key"] = CAP
+    cap["sum"] = CAP
     rescan(qtbot, w)
-    assert w.analysis.stats.max_key == CAP
+    assert w.analysis.stats.max_sum == CAP and w.analysis.stats.max_key == 10.0
     return w
 
 
@@ -56,44 +58,48 @@ def rescan(qtbot, w):
 
 def test_the_cap_applies_to_the_analysis_and_says_so(capped):
     w = capped
-    assert w.tolerance.key.value() == CAP and w.tolerance.tolerances().key == CAP
+    assert w.tolerance.sum.value() == CAP and w.tolerance.tolerances().sum == CAP
+    assert w.tolerance.key.value() == KEY
     note = w.tolerance.ceiling_note
     assert not note.isHidden()
-    assert "stops at 0.5 %" in note.text() and "5 %" in note.text().replace("0.5 %", "")
+    assert "Sum-table tolerance stops at 0.5 %" in note.text()
+    assert "5 %" in note.text().replace("0.5 %", "") and "Key" not in note.text()
+    # the counts and the curves still reach the user's value (tallied, not held)
+    assert w.analysis.curve([5.0])["sum_hits"][0] >= w.analysis.curve([CAP])["sum_hits"][0]
 
 
 def test_the_capped_value_is_not_saved(capped, tmp_path):
     w = capped
-    assert w.current_settings().key_tolerance == 5.0
-    assert w.current_settings(with_marks=True).key_tolerance == 5.0  # sessions too
+    assert w.current_settings().sum_tolerance == 5.0
+    assert w.current_settings(with_marks=True).sum_tolerance == 5.0  # sessions too
     w.close()  # saves the settings
-    assert load_settings(tmp_path / "settings.json").key_tolerance == 5.0
+    assert load_settings(tmp_path / "settings.json").sum_tolerance == 5.0
 
 
 def test_the_users_value_comes_back_when_a_collection_allows_it(qtbot, capped, cap):
     w = capped
-    cap["key"] = None  # the collection fits again
+    cap["sum"] = None  # the collection fits again
     rescan(qtbot, w)
-    assert w.analysis.stats.max_key == 10.0
-    assert w.tolerance.key.value() == 5.0 and w.tolerance.tolerances().key == 5.0
+    assert w.analysis.stats.max_sum == 10.0
+    assert w.tolerance.sum.value() == 5.0 and w.tolerance.tolerances().sum == 5.0
     assert w.tolerance.ceiling_note.isHidden()
-    assert w.current_settings().key_tolerance == 5.0
+    assert w.current_settings().sum_tolerance == 5.0
 
 
 def test_a_value_the_user_picks_under_the_cap_is_theirs(qtbot, capped, cap, tmp_path):
     w = capped
-    w.tolerance.key.set_value(0.2)  # as a drag of the slider does
-    assert w.current_settings().key_tolerance == 0.2
-    cap["key"] = None
+    w.tolerance.sum.set_value(0.2)  # as a drag of the slider does
+    assert w.current_settings().sum_tolerance == 0.2
+    cap["sum"] = None
     rescan(qtbot, w)
-    assert w.tolerance.key.value() == 0.2  # not back up to 5 %: the user moved it since
+    assert w.tolerance.sum.value() == 0.2  # not back up to 5 %: the user moved it since
     w.close()
-    assert load_settings(tmp_path / "settings.json").key_tolerance == 0.2
+    assert load_settings(tmp_path / "settings.json").sum_tolerance == 0.2
 
 
 def test_a_value_set_in_the_settings_while_capped_is_kept(qtbot, capped, tmp_path):
     w = capped
-    w.apply_preferences(dataclasses.replace(w.current_settings(), key_tolerance=8.0))
-    assert w.tolerance.key.value() == CAP  # the cap still holds for this collection
-    assert w.current_settings().key_tolerance == 8.0
-    assert load_settings(tmp_path / "settings.json").key_tolerance == 8.0
+    w.apply_preferences(dataclasses.replace(w.current_settings(), sum_tolerance=8.0))
+    assert w.tolerance.sum.value() == CAP  # the cap still holds for this collection
+    assert w.current_settings().sum_tolerance == 8.0
+    assert load_settings(tmp_path / "settings.json").sum_tolerance == 8.0

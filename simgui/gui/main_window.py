@@ -369,7 +369,7 @@ class MainWindow(QMainWindow):
             folders=self.folders.folders(), references=self.folders.references(),
             excludes=self.folders.exclude_patterns(), min_size=self.folders.minimum_size(),
             # the user's key tolerance, not the one a large collection caps the slider to
-            key_tolerance=self.tolerance.chosen_key(), sum_tolerance=self.tolerance.sum.value(),
+            key_tolerance=self.tolerance.key.value(), sum_tolerance=self.tolerance.chosen_sum(),
             method=self.tolerance.method_name(), simhash_bits=int(thresholds["simhash"]),
             minhash_resemblance=float(thresholds["minhash"]),
             content_check=self.tolerance.check.isChecked(),
@@ -687,7 +687,7 @@ class MainWindow(QMainWindow):
             self.model.clear_marks()  # files moved back must not come back ticked
         if results.analysis.settings.method == "paper":
             self.tolerance.blockSignals(True)
-            self.tolerance.set_key_ceiling(results.analysis.stats.max_key)
+            self.tolerance.set_sum_ceiling(results.analysis.stats.max_sum)
             self.tolerance.blockSignals(False)
         self._chart_stale = True
         self._update_curve()

@@ -371,13 +371,15 @@ class TolerancePanel(QGroupBox):
         layout.addWidget(self.ceiling_note)
         layout.addWidget(self.counts)
 
-        # the key tolerance the user chose; a collection too large for memory caps what
-        # the slider shows and the analysis uses, never this (what settings save)
-        self._chosen_key = self.key.value()
-        self._key_ceiling = float(TOLERANCE_STEPS[-1])
+        # the sum-table tolerance the user chose; a collection whose similar pairs would
+        # not fit in memory caps what the slider shows and the analysis groups at, never
+        # this (what settings save).  The key tolerance is never capped: its candidates
+        # are tallied by the search, not held.
+        self._chosen_sum = self.sum.value()
+        self._sum_ceiling = float(TOLERANCE_STEPS[-1])
         self._capping = False  # the slider moves for the cap, not for the user
-        self.key.value_changed.connect(self._key_moved)
         self.key.value_changed.connect(self._tolerances_moved)
+        self.sum.value_changed.connect(self._sum_moved)
         self.sum.value_changed.connect(self._tolerances_moved)
         self.threshold.value_changed.connect(self._tolerances_moved)
         self.content.value_changed.connect(self._tolerances_moved)
@@ -410,30 +412,30 @@ class TolerancePanel(QGroupBox):
         self.search_changed.emit()
 
     def set_tolerances(self, tolerances: Tolerances) -> None:
-        """The user's tolerances (from settings); the key one shows capped while a
-        collection needs it (:meth:`set_key_ceiling`)."""
-        self._chosen_key = tolerances.key
-        self._show_key()
-        self.sum.set_value(tolerances.sum)
+        """The user's tolerances (from settings); the sum-table one shows capped while a
+        collection needs it (:meth:`set_sum_ceiling`)."""
+        self.key.set_value(tolerances.key)
+        self._chosen_sum = tolerances.sum
+        self._show_sum()
         if tolerances.content > 0:
             self.content.set_value(tolerances.content)
 
-    def chosen_key(self) -> float:
-        """The key tolerance the user chose, whatever the current collection caps it to:
-        what the settings keep."""
-        return self._chosen_key
+    def chosen_sum(self) -> float:
+        """The sum-table tolerance the user chose, whatever the current collection caps
+        it to: what the settings keep."""
+        return self._chosen_sum
 
-    def _key_moved(self, value: float) -> None:
+    def _sum_moved(self, value: float) -> None:
         if not self._capping:
-            self._chosen_key = value
+            self._chosen_sum = value
             self._show_ceiling_note()
 
-    def _show_key(self) -> None:
-        """The slider at the user's key tolerance, or at the ceiling if that is lower."""
+    def _show_sum(self) -> None:
+        """The slider at the user's sum-table tolerance, or at the ceiling if lower."""
         self._capping = True
         try:
-            self.key.set_maximum(self._key_ceiling)
-            self.key.set_value(min(self._chosen_key, self._key_ceiling))
+            self.sum.set_maximum(self._sum_ceiling)
+            self.sum.set_value(min(self._chosen_sum, self._sum_ceiling))
         finally:
             self._capping = False
         self._show_ceiling_note()
@@ -475,29 +477,31 @@ class TolerancePanel(QGroupBox):
         i = self.scheme.findData(name)
         self.scheme.setCurrentIndex(max(i, 0))
 
-    def set_key_ceiling(self, value: float) -> None:
-        """The largest key tolerance the current analysis can answer: the slider stops
-        there for this collection only, and goes back to the user's value when a later
-        one allows it."""
-        self._key_ceiling = float(value)
-        self._show_key()
+    def set_sum_ceiling(self, value: float) -> None:
+        """The largest sum-table tolerance the current analysis can group at: the slider
+        stops there for this collection only, and goes back to the user's value when a
+        later one allows it."""
+        self._sum_ceiling = float(value)
+        self._show_sum()
 
     def _show_ceiling_note(self) -> None:
-        value = self._key_ceiling
+        value = self._sum_ceiling
         limited = bool(value < TOLERANCE_STEPS[-1])
         self.ceiling_note.setVisible(limited)
         if limited:
-            if nearest_step(self._chosen_key) > self.key.slider.value():
-                text = self.tr("<small>Key tolerance stops at {value} (your setting, {yours}, "
-                               "applies again to a collection that allows it): above it this "
-                               "collection has too many candidate pairs to hold in "
-                               "memory.</small>")
+            if nearest_step(self._chosen_sum) > self.sum.slider.value():
+                text = self.tr("<small>Sum-table tolerance stops at {value} (your setting, "
+                               "{yours}, applies again to a collection that allows it): above "
+                               "it this collection has too many similar pairs to group in "
+                               "memory. The counts and the tolerance curves still cover the "
+                               "whole range.</small>")
             else:
-                text = self.tr("<small>Key tolerance stops at {value}: above it this "
-                               "collection has too many candidate pairs to hold in "
-                               "memory.</small>")
+                text = self.tr("<small>Sum-table tolerance stops at {value}: above it this "
+                               "collection has too many similar pairs to group in memory. The "
+                               "counts and the tolerance curves still cover the whole "
+                               "range.</small>")
             self.ceiling_note.setText(text.format(value=format_percent(value),
-                                                  yours=format_percent(self._chosen_key)))
+                                                  yours=format_percent(self._chosen_sum)))
 
     def show_counts(self, counts: HitCounts | None) -> None:
         if counts is None:

@@ -2442,12 +2442,12 @@ Sum-table hits: ähnliche Paare, also Kandidaten, deren Summentabellen ebenfalls
         <translation>Schlüsselschema</translation>
     </message>
     <message>
-        <source>&lt;small&gt;Key tolerance stops at {value} (your setting, {yours}, applies again to a collection that allows it): above it this collection has too many candidate pairs to hold in memory.&lt;/small&gt;</source>
-        <translation>&lt;small&gt;Die Schlüsseltoleranz endet bei {value} (Ihre Einstellung, {yours}, gilt wieder für eine Sammlung, die sie erlaubt): Darüber hat diese Sammlung zu viele Kandidatenpaare für den Arbeitsspeicher.&lt;/small&gt;</translation>
+        <source>&lt;small&gt;Sum-table tolerance stops at {value} (your setting, {yours}, applies again to a collection that allows it): above it this collection has too many similar pairs to group in memory. The counts and the tolerance curves still cover the whole range.&lt;/small&gt;</source>
+        <translation>&lt;small&gt;Die Summentabellen-Toleranz endet bei {value} (Ihre Einstellung, {yours}, gilt wieder für eine Sammlung, die sie zulässt): Darüber hat diese Sammlung zu viele ähnliche Paare, um sie im Arbeitsspeicher zu gruppieren. Die Zählungen und die Toleranzkurven decken weiterhin den ganzen Bereich ab.&lt;/small&gt;</translation>
     </message>
     <message>
-        <source>&lt;small&gt;Key tolerance stops at {value}: above it this collection has too many candidate pairs to hold in memory.&lt;/small&gt;</source>
-        <translation>&lt;small&gt;Die Schlüsseltoleranz endet bei {value}: Darüber hat diese Sammlung zu viele Kandidatenpaare für den Arbeitsspeicher.&lt;/small&gt;</translation>
+        <source>&lt;small&gt;Sum-table tolerance stops at {value}: above it this collection has too many similar pairs to group in memory. The counts and the tolerance curves still cover the whole range.&lt;/small&gt;</source>
+        <translation>&lt;small&gt;Die Summentabellen-Toleranz endet bei {value}: Darüber hat diese Sammlung zu viele ähnliche Paare, um sie im Arbeitsspeicher zu gruppieren. Die Zählungen und die Toleranzkurven decken weiterhin den ganzen Bereich ab.&lt;/small&gt;</translation>
     </message>
     <message>
         <source>&lt;i&gt;Counts appear after a scan.&lt;/i&gt;</source>
