@@ -10,7 +10,8 @@ from PySide6.QtTest import QAbstractItemModelTester
 from simgui.core.search.analysis import Analysis, SearchSettings
 from simgui.core.search import simfind
 from simgui.core.store import StoredFiles
-from simgui.gui.groups_model import FILE_ROLE, GROUP_ROLE, IDENTICAL, NAME, SIZE, GroupsModel
+from simgui.gui.groups_model import (FETCH_BATCH, FILE_ROLE, GROUP_ROLE, IDENTICAL, NAME, SIZE,
+                                     GroupsModel)
 from tests.test_analysis import copies_beside_a_similar_reference
 
 # synthetic tables without contents: the model is tested, not the content check
@@ -146,11 +147,48 @@ def test_index_of_file_finds_its_row(model):
 def test_a_large_table_is_handled(qtbot):
     files = files_with_groups(n_groups=25_000, per_group=4, seed=1)  # 100,000 files
     analysis = Analysis.build(files)
-    # so many files of one size: the key ceiling came down to keep memory bounded
-    key = min(1.0, analysis.stats.max_key)
+    # so many files of one size: the sum-table ceiling may come down to keep memory bounded
     m = GroupsModel()
-    m.set_table(analysis.groups(Tolerances(key, 1)))
-    assert m.rowCount() == 25_000
+    m.set_table(analysis.groups(Tolerances(1.0, min(1.0, analysis.stats.max_sum))))
+    assert m.group_count() == 25_000
+    assert m.rowCount() == FETCH_BATCH  # the view is given the groups a batch at a time
     m.sort(NAME, Qt.SortOrder.AscendingOrder)
     m.set_filter("/g001_")
-    assert m.rowCount() == 1
+    assert m.rowCount() == m.group_count() == 1
+
+
+def test_groups_come_to_the_view_a_batch_at_a_time(qtbot):
+    """A reset gives the view FETCH_BATCH groups (it lays out every row it has, a slider
+    move at a time); scrolling down fetches more, and a file asked for by the window
+    fetches as far as its group, with Qt's model tester checking every step."""
+    from PySide6.QtWidgets import QTreeView
+
+    files = files_with_groups(n_groups=2 * FETCH_BATCH + 30, per_group=2, seed=2)
+    analysis = Analysis.build(files)
+    m = GroupsModel()
+    QAbstractItemModelTester(m, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    m.set_table(analysis.groups(Tolerances(1, 1)))
+    total = m.group_count()
+    assert total == 2 * FETCH_BATCH + 30 and m.rowCount() == FETCH_BATCH
+    assert m.canFetchMore(QModelIndex()) and not m.index(FETCH_BATCH, 0).isValid()
+    view = QTreeView()
+    qtbot.addWidget(view)
+    view.setUniformRowHeights(True)
+    view.setModel(m)
+    view.resize(400, 300)
+    view.show()
+    view.scrollToBottom()  # the view asks for more when the last row comes in sight
+    qtbot.waitUntil(lambda: m.rowCount() > FETCH_BATCH)
+    # the last group's file: fetched on demand, all of them now
+    last = m.shown_groups()[-1]
+    f = int(m.table.rows[m.table.start[last]])
+    index = m.index_of_file(f)
+    assert index.isValid() and m.file_of(index) == f
+    assert m.rowCount() == total and not m.canFetchMore(QModelIndex())
+    # a new table starts over with one batch; a sort gives the view every row first
+    m.set_table(analysis.groups(Tolerances(1, 1)))
+    assert m.rowCount() == FETCH_BATCH
+    view.setCurrentIndex(m.index(3, 0))
+    kept = m.group_of(view.currentIndex())
+    m.sort(NAME, Qt.SortOrder.DescendingOrder)
+    assert m.rowCount() == total and m.group_of(view.currentIndex()) == kept

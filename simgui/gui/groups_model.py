@@ -39,6 +39,15 @@ NAME, FOLDER, SIZE, MODIFIED, SIMILARITY, KEY, SUM, IDENTICAL, SIZE_DELTA, TIME_
 PICTURE = len(COLUMNS) - 1
 _NUMERIC = {SIZE, MODIFIED, SIMILARITY, KEY, SUM, SIZE_DELTA, TIME_DELTA}
 _TOP = 0  # internal id of group rows; file rows carry their group's position + 1
+# item flags, combined once: the view asks for every row's after each reset (an enum
+# "or" per call was a tenth of a slider move at 10,000 groups)
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_MARKABLE_FLAGS = _ROW_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+#: Groups the view is given at a time: it lays out every row it has after each reset,
+#: a Python call or three per row, so 10,000 groups cost 150 ms a slider move; more
+#: come as the user scrolls down (fetchMore), or when one is asked for by file.
+FETCH_BATCH = 1000
 
 #: Role giving the file index (into the table's files) of a file row, -1 for group rows.
 FILE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -64,6 +73,7 @@ class GroupsModel(QAbstractItemModel):
         self._table: GroupTable | None = None
         self._folded: list[str] | None = None
         self._shown = np.zeros(0, np.int64)  # groups shown, in display order
+        self._fetched = 0  # of those, the first rows the view has been given (FETCH_BATCH)
         self._member_order = np.zeros(0, np.int64)  # table rows, sorted within each group
         self._marked: set[str] = set()
         self._protected: tuple[str, ...] = ()  # reference folders: their files can't be marked
@@ -92,6 +102,7 @@ class GroupsModel(QAbstractItemModel):
         self._folded = None  # case-folded paths, made on the first filter
         self._set_protected(protected)
         self._arrange()
+        self._fetched = min(len(self._shown), FETCH_BATCH)
         self.endResetModel()
         self.marks_changed.emit()
 
@@ -188,9 +199,13 @@ class GroupsModel(QAbstractItemModel):
         self.beginResetModel()
         self._filter = text.casefold().strip()
         self._arrange()
+        self._fetched = min(len(self._shown), FETCH_BATCH)
         self.endResetModel()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        # rows kept across a sort may move anywhere: the view has them all first (a row
+        # count must not change within a layout change)
+        self._fetch_to(len(self._shown) - 1)
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
         before = [(self._group_at(i), self._table_row(i) if i.internalId() != _TOP else -1)
@@ -390,11 +405,31 @@ class GroupsModel(QAbstractItemModel):
         shown = np.flatnonzero(self._shown == g)
         if len(shown) == 0:
             return QModelIndex()
+        self._fetch_to(int(shown[0]))
         return self.index(pos - int(t.start[g]), 0, self.index(int(shown[0]), 0))
 
     def index_of_group(self, group: int) -> QModelIndex:
         shown = np.flatnonzero(self._shown == group)
-        return self.index(int(shown[0]), 0) if len(shown) else QModelIndex()
+        if not len(shown):
+            return QModelIndex()
+        self._fetch_to(int(shown[0]))
+        return self.index(int(shown[0]), 0)
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:
+        return not parent.isValid() and self._fetched < len(self._shown)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:
+        if self.canFetchMore(parent):
+            self._fetch_to(self._fetched + FETCH_BATCH - 1)
+
+    def _fetch_to(self, row: int) -> None:
+        """Give the view the groups up to display row ``row`` (a batch at least)."""
+        if row < self._fetched:
+            return
+        last = min(len(self._shown), max(row + 1, self._fetched + FETCH_BATCH)) - 1
+        self.beginInsertRows(QModelIndex(), self._fetched, last)
+        self._fetched = last + 1
+        self.endInsertRows()
 
     def _group_at(self, index) -> int:
         if index.internalId() == _TOP:
@@ -419,10 +454,16 @@ class GroupsModel(QAbstractItemModel):
     # -- QAbstractItemModel ----------------------------------------------------------
 
     def index(self, row: int, column: int, parent=QModelIndex()) -> QModelIndex:
-        if not self.hasIndex(row, column, parent):
+        # the bounds checked here rather than by hasIndex, which calls back into
+        # rowCount and columnCount: the view asks for every group's index after a reset
+        if row < 0 or not 0 <= column < len(COLUMNS) or self._table is None:
             return QModelIndex()
         if not parent.isValid():
+            if row >= self._fetched:
+                return QModelIndex()
             return self.createIndex(row, column, _TOP)
+        if row >= self.rowCount(parent):
+            return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
     def parent(self, index=QModelIndex()) -> QModelIndex:
@@ -434,7 +475,7 @@ class GroupsModel(QAbstractItemModel):
         if self._table is None:
             return 0
         if not parent.isValid():
-            return len(self._shown)
+            return self._fetched
         if parent.internalId() != _TOP or parent.column() != 0:
             return 0
         g = self._shown[parent.row()]
@@ -444,6 +485,8 @@ class GroupsModel(QAbstractItemModel):
         return len(COLUMNS)
 
     def hasChildren(self, parent=QModelIndex()) -> bool:
+        if parent.isValid() and parent.internalId() == _TOP and parent.column() == 0:
+            return True  # a group has members
         return self.rowCount(parent) > 0
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -456,12 +499,11 @@ class GroupsModel(QAbstractItemModel):
 
     def flags(self, index):
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.internalId() != _TOP and index.column() == NAME:
-            if self._markable(self._table_row(index)):
-                flags |= Qt.ItemFlag.ItemIsUserCheckable
-        return flags
+            return _NO_FLAGS
+        if index.internalId() != _TOP and index.column() == NAME \
+                and self._markable(self._table_row(index)):
+            return _MARKABLE_FLAGS
+        return _ROW_FLAGS
 
     def _markable(self, row: int) -> bool:
         """A group's reference is kept, never marked (dupeGuru's rule: a group marked
