@@ -22,6 +22,7 @@ from simgui.core.search import methods
 from simgui.core.search.budget import affordable_sum_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
+from simgui.core.search.group_rows import member_distances, member_order
 from simgui.core.search.identical import one_path_per_file
 from simgui.core.search.keys import SKEW, KeyScheme
 from simgui.core.search.simfind import (
@@ -178,9 +179,8 @@ class Analysis:
         is_reference = np.zeros(len(files), bool)
         is_reference[references] = True
         ref = references[group]
-        sum_distance = np.abs(files.tables[rows] - files.tables[ref]).sum(axis=1)
-        key_distance = np.abs(self.plain_keys[rows] - self.plain_keys[ref])
-        same_hash = (self.hashes[rows] == self.hashes[ref]).all(axis=1)
+        sum_distance, key_distance, same_hash = member_distances(rows, ref, files.tables,
+                                                                 self.plain_keys, self.hashes)
         identical, similarity = self.similarity(rows, ref, sum_distance, same_hash)
         n_groups = len(references)
         member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
@@ -193,9 +193,8 @@ class Analysis:
         # other that are only similar to the reference make one run
         of_class = self.space.classes.of_file[rows]
         class_rank = self.path_rank[self.space.classes.first[of_class]]
-        order = np.lexsort((self.path_rank[rows], class_rank, sum_distance, ~identical,
-                            ~is_reference[rows], group))
-        start = np.searchsorted(group[order], np.arange(n_groups + 1)).astype(np.int64)
+        order, start = member_order(group, is_reference[rows], identical, sum_distance,
+                                    class_rank, self.path_rank[rows], n_groups)
         by_number = np.empty(n_groups, np.int64)
         by_number[new_number] = group_bytes
         return GroupTable(files, self.original_index, start, rows[order], key_distance[order],

@@ -1,0 +1,50 @@
+"""The group table's kernels equal the numpy expressions they replace."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgui.core.search.group_rows import member_distances, member_order
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(0, 400),
+       st.sampled_from([np.int32, np.int64]), st.booleans())
+def test_member_distances_equal_numpy(seed, n, m, dtype, extreme):
+    rng = np.random.default_rng(seed)
+    if extreme:  # runs of the largest counts, and equal rows
+        tables = rng.choice([0, 2**31 - 1], (n, 16)).astype(dtype)
+    else:
+        tables = rng.integers(0, 1000, (n, 16)).astype(dtype)
+    keys = rng.normal(0, 1e6, n)
+    hashes = rng.integers(0, 3, (n, 2))
+    rows, ref = rng.integers(0, n, m), rng.integers(0, n, m)
+    sum_distance, key_distance, same_hash = member_distances(rows, ref, tables, keys, hashes)
+    expected = np.abs(tables[rows].astype(np.int64) - tables[ref]).sum(axis=1)
+    np.testing.assert_array_equal(sum_distance, expected)
+    np.testing.assert_array_equal(key_distance, np.abs(keys[rows] - keys[ref]))
+    np.testing.assert_array_equal(same_hash, (hashes[rows] == hashes[ref]).all(axis=1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.integers(0, 600),
+       st.integers(1, 4))
+def test_member_order_equals_a_lexsort(seed, n_groups, m, spread):
+    """Groups of every size (insertion and merge sort), many ties before the path."""
+    rng = np.random.default_rng(seed)
+    # a few groups hold most rows, so some are long
+    group = np.minimum(rng.geometric(0.3, m) - 1, n_groups - 1).astype(np.int64)
+    is_reference = np.zeros(m, bool)
+    for g in np.unique(group):
+        is_reference[rng.choice(np.flatnonzero(group == g))] = True
+    identical = rng.random(m) < 0.3
+    sum_distance = rng.integers(0, spread, m)
+    class_rank = rng.integers(0, spread, m)
+    path_rank = rng.permutation(m)
+    order, start = member_order(group, is_reference, identical, sum_distance, class_rank,
+                                path_rank, n_groups)
+    expected = np.lexsort((path_rank, class_rank, sum_distance, ~identical, ~is_reference,
+                           group))
+    np.testing.assert_array_equal(order, expected)
+    np.testing.assert_array_equal(start, np.searchsorted(group[expected],
+                                                         np.arange(n_groups + 1)))
