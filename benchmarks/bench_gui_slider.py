@@ -2,14 +2,17 @@
 
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_gui_slider.py [--files N]
                                     [--corpus realistic|legacy] [--store DB]
+                                    [--memory GB]
 
 Builds the analysis the window builds (its key ceiling sized to the memory available,
 see simgui.core.search.budget) of a collection, shows it in the main window offscreen,
 then moves each slider over its whole range (0.01 % to 10 %) and back.  Printed per
 move: the counts and groups update (core) and the whole update including the groups
 model reset and a repaint of the groups view; at the end one line:
-``median N ms, max M ms, key ceiling K %, peak memory G GB`` (the process's peak
-resident memory, the analysis included).
+``median N ms, max M ms, key ceiling K %, sum-table ceiling S %, peak memory G GB`` (the
+process's peak resident memory, the analysis included).  The key slider always covers
+0.01-10 %: the search tallies its candidates without holding them; the sum-table slider
+groups up to what the memory available holds (``--memory``), and counts beyond.
 
 The collection: ``--store DB``, the files of a real store, with the content check on
 when every file has its fingerprints; else ``--files N`` synthetic files, by default
@@ -37,7 +40,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from bench_simfind import corpus, legacy_corpus  # noqa: E402
 
 from simgui.core.search.analysis import Analysis, SearchSettings  # noqa: E402
-from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances  # noqa: E402
+from simgui.core.search.simfind import (  # noqa: E402
+    DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_CONTENT, DEFAULT_SUM_TOLERANCE, Tolerances,
+)
 from simgui.core.store import Store, StoredFiles  # noqa: E402
 
 #: Slider positions visited, each slider in turn over its range and back, the other
@@ -55,11 +60,13 @@ def synthetic(n: int, which: str) -> StoredFiles:
                        hashes=[i.to_bytes(16, "little") for i in range(n)], extensions=exts)
 
 
-def moves(ceiling: float) -> list[tuple[float, float]]:
-    key_default, sum_default = min(3.2, ceiling), 1.0
-    out = [(min(k, ceiling), sum_default) for k in SWEEP + SWEEP[::-1]]
-    out += [(key_default, s) for s in SWEEP + SWEEP[::-1]]
-    out += [(min(t, ceiling), t) for t in SWEEP]
+def moves(sum_ceiling: float) -> list[tuple[float, float]]:
+    """Key over its whole range (it has no ceiling), sum-table up to what the memory
+    available let the analysis group at, the other at the window's default."""
+    key_default, sum_default = DEFAULT_KEY_TOLERANCE, min(DEFAULT_SUM_TOLERANCE, sum_ceiling)
+    out = [(k, sum_default) for k in SWEEP + SWEEP[::-1]]
+    out += [(key_default, min(s, sum_ceiling)) for s in SWEEP + SWEEP[::-1]]
+    out += [(t, min(t, sum_ceiling)) for t in SWEEP]
     return out
 
 
@@ -68,7 +75,13 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--corpus", choices=["realistic", "legacy"], default="realistic")
     parser.add_argument("--store", metavar="DB", help="measure on the files of a real store")
+    parser.add_argument("--memory", type=float, metavar="GB",
+                        help="size the analysis as if this much memory were available (as on a "
+                             "smaller machine); default: what this one has")
     args = parser.parse_args()
+    if args.memory:
+        from simgui.core.search import budget
+        budget.available_memory = lambda: int(args.memory * 2**30)
     if args.store:
         with Store(args.store, read_only=True) as store:
             files = store.files()
@@ -85,8 +98,8 @@ def main() -> None:
     built = time.perf_counter() - t
     stats = analysis.stats
     print(f"{n:,} files of {what}: analysis built in {built:.1f} s; "
-          f"{len(stats.min_key):,} key candidates, {len(stats.hit_key) // 2:,} pairs kept for "
-          f"groups; key ceiling {stats.max_key:g} %; content check "
+          f"{stats.key_hits_at[-1]:,} key hits up to 10 % tallied, {len(stats.hit_key) // 2:,} "
+          f"pairs kept for groups; sum-table ceiling {stats.max_sum:g} %; content check "
           + (f"on ({content:g} %)" if check else "off (no contents)"))
 
     from PySide6.QtWidgets import QApplication
@@ -105,7 +118,7 @@ def main() -> None:
     app.processEvents()
 
     core, whole = [], []
-    for key, sum_ in moves(stats.max_key):
+    for key, sum_ in moves(stats.max_sum):
         tol = Tolerances(key, sum_, content)
         t = time.perf_counter()
         analysis.at(tol)
@@ -120,7 +133,8 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(f"core: median {1000 * np.median(core):.1f} ms, max {1000 * max(core):.1f} ms")
     print(f"median {1000 * np.median(whole):.0f} ms, max {1000 * max(whole):.0f} ms, "
-          f"key ceiling {stats.max_key:g} %, peak memory {peak / 1e9:.1f} GB")
+          f"key ceiling {stats.max_key:g} %, sum-table ceiling {stats.max_sum:g} %, "
+          f"peak memory {peak / 1e9:.1f} GB")
 
 
 if __name__ == "__main__":

@@ -232,3 +232,30 @@ def test_the_search_tallies_every_pair_it_meets_as_holding_them_would(data, exts
         return sorted(map(tuple, space.classes.of_file[p].tolist()))
 
     assert rows(kept) == rows(held[min_sum <= keep])
+
+
+def test_confirmed_pairs_counted_on_several_threads_equal_one_pass(monkeypatch):
+    """Beside the groups, the pairs the content check confirms are counted in parts of
+    the class lists on the other threads: the same count as one pass, and as the
+    pairs themselves say."""
+    import simgui.core.search.workers as workers
+
+    sizes, tables = collection(7, 500)
+    space = SearchSpace.build(sizes, tables)
+    pairs = space.class_pairs(Tolerances(10.0, 10.0))
+    min_key, min_sum = np.random.default_rng(1).uniform(0, 10, (2, len(pairs)))
+    shared = np.random.default_rng(2).uniform(0, 100, len(pairs))
+    shared[::7] = np.nan  # no fingerprints: never confirmed
+    stats = ToleranceStats.from_pairs(space, pairs, min_key, min_sum, max_key=10.0,
+                                      max_sum=10.0, content=shared)
+    probes = [simfind.Tolerances(k, s, c) for k, s, c in ((10.0, 10.0, 10.0), (3.2, 5.0, 50.0),
+                                                           (0.5, 1.0, 90.0))]
+    one = [stats.counts(t).similar for t in probes]
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(workers, "workers", lambda: 4)
+    assert [stats.counts(t).similar for t in probes] == one
+    counts = np.diff(space.classes.members_start)
+    weight = counts[space.classes.of_file[pairs]].prod(axis=1)  # file pairs each stands for
+    for t, similar in zip(probes, one):
+        hit = (min_key <= t.key) & (min_sum <= t.sum) & (shared >= t.content)
+        assert similar == int(weight[hit].sum()) + stats.within
