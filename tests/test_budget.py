@@ -88,3 +88,18 @@ def test_groups_that_would_not_fit_say_so_in_one_line(tmp_path, monkeypatch, cap
     assert out == ""
     assert err.startswith("simgui: at key tolerance 10 % and sum-table tolerance 5 %")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_content_floor_raises_the_sum_ceiling_by_what_it_drops():
+    """With the content check on, the sliders keep only pairs with some content in
+    common: unrelated files' pairs are held only briefly, so more sum-table steps fit."""
+    space = dense_space()
+    everything = len(space.class_pairs(Tolerances(10.0, 10.0)))
+    plain = budget.affordable_sum_ceiling(space, budget=everything // 8)
+    unrelated = budget.affordable_sum_ceiling(space, budget=everything // 8,
+                                              content=lambda pairs: np.zeros(len(pairs)),
+                                              content_floor=10.0)
+    related = budget.affordable_sum_ceiling(space, budget=everything // 8,
+                                            content=lambda pairs: np.full(len(pairs), 80.0),
+                                            content_floor=10.0)
+    assert related <= plain < unrelated

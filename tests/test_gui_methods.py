@@ -108,11 +108,18 @@ def test_the_content_check_is_on_by_default_moves_live_and_is_remembered(qtbot, 
                     in panel.counts.text())
     assert not window.tasks.busy  # live: no new search ran
     assert expected.similar <= expected.sum_hits
-    # off: the paper's method as published, one switch away (a new search)
+    # the analysis kept only the pairs the check can confirm at some setting
+    assert window.analysis.stats.content_floor == panel.content.LOWEST
+    # off: the paper's method as published, one switch away (a new search); a slider
+    # moved before it lands leaves the groups of the search with the check alone
+    shown = window.model.table
     with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
                           check_params_cb=lambda busy: not busy):
         panel.check.setChecked(False)
+        panel.key.set_value(5.0)
+        assert window.model.table is shown
     assert not window.analysis.settings.content_check and panel.tolerances().content == 0
+    assert window.analysis.stats.content_floor == 0
     assert not panel.content.isEnabled()
     assert "(not confirmed by content)" in panel.counts.text()
     choose(qtbot, window, "minhash")

@@ -17,6 +17,7 @@ from simgui.core.search.analysis import Analysis, MissingFingerprints, SearchSet
 from simgui.core.reading.fingerprints import SLOTS, fingerprints
 from simgui.core.reading.scanner import ScanOptions, scan
 from simgui.core.search.simfind import SearchSpace, Tolerances
+from simgui.core.search.tolerances import LOWEST_MIN_CONTENT
 from simgui.core.store import MINHASH_SLOTS, Store
 from tests.reference import tag_free_bytes
 
@@ -295,7 +296,16 @@ def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(
     analysis = Analysis.build(files)
     counts = analysis.counts(Tolerances(10, 10))
     assert counts.similar == 3 and counts.sum_hits > counts.similar  # the check is last
-    plain_counts = analysis.counts(loose)  # the same analysis, the check off: live
+    # with the check on, the window keeps only pairs it can confirm at some setting, so
+    # it cannot be turned off on that analysis (the window searches again) ...
+    assert analysis.stats.content_floor == LOWEST_MIN_CONTENT
+    assert len(analysis.stats.hit_key) // 2 == 3
+    with pytest.raises(ValueError, match="content check cannot be lower"):
+        analysis.counts(loose)
+    # ... whereas built with the check off, it can be turned on and off live
+    unchecked = Analysis.build(files, SearchSettings(content_check=False))
+    assert unchecked.counts(Tolerances(10, 10)) == counts
+    plain_counts = unchecked.counts(loose)
     assert plain_counts.key_hits == counts.key_hits and plain_counts.sum_hits == counts.sum_hits
     assert plain_counts.similar == plain_counts.sum_hits
     assert [[m.path for m in g.files] for g in analysis.groups(Tolerances(10, 10)).groups()] \
@@ -313,6 +323,35 @@ def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(
     code, out, _ = run(capsys, "pairs", "--db", db, "--key-tolerance", "10", "--sum-tolerance",
                        "10", "--no-check")
     assert code == 0 and len(out.splitlines()) - 1 > 3  # unrelated files, unconfirmed
+
+
+def test_a_content_floor_keeps_every_pair_the_check_can_confirm(tmp_path):
+    """An analysis built with the check on keeps only the pairs with at least the lowest
+    share of content the check can be set to; at every setting of the check its counts
+    and groups equal those of one that kept every pair."""
+    rng = np.random.default_rng(4)
+    root = tmp_path / "edits"
+    root.mkdir()
+    for i in range(6):
+        base = rng.integers(0, 256, 20_000 + 40 * i, dtype=np.uint8)
+        (root / f"b{i}.bin").write_bytes(base.tobytes())
+        for share in (0.01, 0.2, 0.5, 0.8, 0.95):  # of the bytes rewritten
+            edit = base.copy()
+            cut = int(len(edit) * share)
+            edit[:cut] = rng.integers(0, 256, cut, dtype=np.uint8)
+            (root / f"b{i}~{share}.bin").write_bytes(edit.tobytes())
+    files = scanned(root, tmp_path).files()
+    floored = Analysis.build(files)
+    full = Analysis.build(files, SearchSettings(content_check=False))
+    assert floored.stats.content_floor == LOWEST_MIN_CONTENT and full.stats.content_floor == 0
+    assert 0 < len(floored.stats.hit_key) < len(full.stats.hit_key)
+    for key, sum_ in ((10.0, 10.0), (3.2, 5.0), (1.0, 0.5)):
+        for content in (LOWEST_MIN_CONTENT, 25.0, 50.0, 90.0):
+            at = Tolerances(key, sum_, content)
+            counts, table = floored.at(at)
+            assert counts == full.counts(at)
+            assert [[m.path for m in g.files] for g in table.groups()] == \
+                [[m.path for m in g.files] for g in full.groups(at).groups()]
 
 
 def test_the_index_and_fingerprints_are_part_of_the_core_api():

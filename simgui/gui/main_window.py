@@ -793,6 +793,8 @@ class MainWindow(QMainWindow):
             return  # a scan's identical copies shown: its results apply the sliders
         if self.analysis.settings.method != self.tolerance.method_name():
             return  # another method's search is on its way; its results apply the sliders
+        if tolerances.content < self.analysis.stats.content_floor:
+            return  # the content check was turned off: a search without it is on its way
         current = self.groups.current_path()
         counts, self.table = self.analysis.at(tolerances)
         self.tolerance.show_counts(counts)

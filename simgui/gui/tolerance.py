@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 
 from simgui.core.search import methods
 from simgui.core.search.simfind import DEFAULT_MIN_CONTENT, Tolerances
+from simgui.core.search.tolerances import LOWEST_MIN_CONTENT
 from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, HitCounts
 
 # names and tips, translated where shown (context "TolerancePanel")
@@ -267,7 +268,7 @@ class ContentSlider(_LabelledSlider):
     percent from 10 to 99, moving right towards less in common (more pairs), like the
     tolerance sliders."""
 
-    LOWEST, HIGHEST = 10, 99
+    LOWEST, HIGHEST = int(LOWEST_MIN_CONTENT), 99
     rising = -1
 
     def __init__(self, parent=None):

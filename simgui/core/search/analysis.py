@@ -29,6 +29,7 @@ from simgui.core.search.simfind import (
     DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
     identity_and_similarity,
 )
+from simgui.core.search.tolerances import LOWEST_MIN_CONTENT
 from simgui.core.store import StoredFiles
 from simgui.core.search.tolerance_stats import MAX_TOLERANCE, HitCounts, ToleranceStats
 
@@ -126,10 +127,14 @@ class Analysis:
             stats = _method_stats(files, space, settings.method, priority, ceiling)
         elif ceiling is None:
             overrides = settings.override_map()
-            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
-                                         max_sum=affordable_sum_ceiling(space,
-                                                                        overrides=overrides),
-                                         content=content, overrides=overrides)
+            # with the check on, pairs it can confirm at no setting are not kept (turning
+            # it off is a new search)
+            floor = LOWEST_MIN_CONTENT if settings.content_check and content else 0.0
+            top = affordable_sum_ceiling(space, overrides=overrides, content=content,
+                                         content_floor=floor)
+            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority, max_sum=top,
+                                         content=content, overrides=overrides,
+                                         content_floor=floor)
         else:
             check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,

@@ -33,6 +33,9 @@ from simgui.core.units import format_bytes
 #: tolerance, KEPT for each sum-table hit the sliders' statistics keep; rounded up.
 BYTES_PER_PAIR = 250
 BYTES_PER_KEPT_PAIR = 250
+#: With a content floor, each sum-table hit is held briefly (the search's buffer, its
+#: tolerances and share of content) before the floor drops it: about 80 bytes.
+BYTES_PER_MET_PAIR = 80
 #: The share of the available memory a search may plan to use (the rest: the files'
 #: columns, the window, the estimate's error).
 SHARE_OF_MEMORY = 0.5
@@ -61,8 +64,10 @@ class _Sample:
         self.whole = len(reps) <= SAMPLE
         if self.whole:
             self.space, self.scale = space, 1.0
+            self.files = np.arange(len(space.sizes))
             return
         sample = np.sort(np.random.default_rng(seed).choice(reps, SAMPLE, replace=False))
+        self.files = sample  # the space's file of each of the sample's
         self.scale = (len(reps) / SAMPLE) ** 2
         small = SearchSpace.build(space.sizes[sample], space.tables[sample],
                                   size_factor=space.size_factor,
@@ -78,15 +83,22 @@ class _Sample:
         """Estimated class pairs of the whole space at ``tolerances``."""
         return len(self.space.class_pairs(tolerances, overrides)) * self.scale
 
-    def fitting_steps(self, at, steps: int, budget: int,
-                      overrides: Mapping[str, Tolerances] | None = None) -> int:
+    def kept_pairs(self, tolerances: Tolerances, overrides, content, floor: float) -> float:
+        """Estimated memory of the sliders' statistics in kept pairs (BYTES_PER_KEPT_PAIR
+        each): the class pairs at ``tolerances`` held until ``content(pairs)`` (in the
+        space's file indices) drops those under ``floor``, and those it keeps."""
+        pairs = self.space.class_pairs(tolerances, overrides)
+        kept = int((content(self.files[pairs]) >= floor).sum()) if len(pairs) else 0
+        return (len(pairs) * BYTES_PER_MET_PAIR / BYTES_PER_KEPT_PAIR + kept) * self.scale
+
+    def fitting_steps(self, count, steps: int, budget: int) -> int:
         """How many of the first ``steps`` slider steps give pairs that fit ``budget``
-        with a margin for the estimate's error (half of it); ``at(step)``: the
-        tolerances at a step, pairs growing with it.  A bisection."""
+        with a margin for the estimate's error (half of it); ``count(step)``: the
+        estimated pairs at a step, growing with it.  A bisection."""
         lo, hi = 0, steps  # steps below lo fit, from hi on they do not
         while lo < hi:
             mid = (lo + hi) // 2
-            if self.pairs(at(float(TOLERANCE_STEPS[mid])), overrides) <= budget / 2:
+            if count(float(TOLERANCE_STEPS[mid])) <= budget / 2:
                 lo = mid + 1
             else:
                 hi = mid
@@ -95,19 +107,28 @@ class _Sample:
 
 def affordable_sum_ceiling(space: SearchSpace, key_ceiling: float = MAX_TOLERANCE,
                            budget: int | None = None, seed: int = 0,
-                           overrides: Mapping[str, Tolerances] | None = None) -> float:
+                           overrides: Mapping[str, Tolerances] | None = None,
+                           content=None, content_floor: float = 0.0) -> float:
     """The largest slider step up to 10 % whose sum-table hits within ``key_ceiling``
     fit ``budget`` pairs (default: what the memory available now holds, see
     :func:`pair_budget`): what the sliders' statistics keep to form groups.  The
     similar pairs of extensions with ``overrides`` (which do not move with the
-    sliders) count too."""
+    sliders) count too.  With ``content`` (``content(pairs)``: their share of content
+    in common) and a ``content_floor``, only the pairs at or above the floor are kept
+    (see ToleranceStats.build), the others held briefly."""
     if budget is None:
         budget = pair_budget(BYTES_PER_KEPT_PAIR)
     sample = _Sample(space, seed)
     if sample.whole:
         return MAX_TOLERANCE
-    fits = sample.fitting_steps(lambda step: Tolerances(key_ceiling, step),
-                                len(TOLERANCE_STEPS), budget, overrides)
+    if content is not None and content_floor > 0:
+        def count(step):
+            return sample.kept_pairs(Tolerances(key_ceiling, step), overrides, content,
+                                     content_floor)
+    else:
+        def count(step):
+            return sample.pairs(Tolerances(key_ceiling, step), overrides)
+    fits = sample.fitting_steps(count, len(TOLERANCE_STEPS), budget)
     return float(TOLERANCE_STEPS[max(fits - 1, 0)])
 
 
@@ -125,9 +146,9 @@ def check_affordable(space: SearchSpace, tolerances: Tolerances,
     expected = sample.pairs(tolerances, overrides)
     if expected <= budget / 2:
         return
-    fits = sample.fitting_steps(lambda step: Tolerances(step, tolerances.sum),
-                                int(np.searchsorted(TOLERANCE_STEPS, tolerances.key)), budget,
-                                overrides)
+    fits = sample.fitting_steps(
+        lambda step: sample.pairs(Tolerances(step, tolerances.sum), overrides),
+        int(np.searchsorted(TOLERANCE_STEPS, tolerances.key)), budget)
     available = available_memory() or FALLBACK_BYTES
     advice = (f"a key tolerance of {TOLERANCE_STEPS[fits - 1]:g} % fits" if fits else
               "no key tolerance fits at this sum-table tolerance; lower it too")

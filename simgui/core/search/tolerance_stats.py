@@ -20,6 +20,7 @@ k(k-1)/2 pairs that hit at any tolerance.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -49,7 +50,9 @@ class HitCounts:
     #: file pairs passing the key test and the size filter (counted at the slider
     #: steps only: None between them)
     key_hits: int | None
-    sum_hits: int  # of those, pairs passing the sum-table test too: the paper's similar pairs
+    #: of those, pairs passing the sum-table test too: the paper's similar pairs (None
+    #: between the steps when only the pairs above a content floor were kept)
+    sum_hits: int | None
     groups: int  # groups find_groups would form (with the same reference order)
     all_pairs: int  # n(n-1)/2, to express the others as fractions
     #: of the sum-table hits, those the content check confirms (copies always are): the
@@ -92,6 +95,9 @@ class ToleranceStats:
     class_order: np.ndarray  # classes in the order grouping takes them
     #: and counts up to this one (at the steps above max_sum), as the search tallied them
     counted_sum: float = -1.0
+    #: the pairs kept all have at least this share of content in common (0: all kept),
+    #: so the content check cannot be set lower, nor off
+    content_floor: float = 0.0
 
     def __post_init__(self):
         if self.counted_sum < self.max_sum:
@@ -101,7 +107,8 @@ class ToleranceStats:
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
-              content=None, overrides: Mapping[str, Tolerances] | None = None) -> ToleranceStats:
+              content=None, overrides: Mapping[str, Tolerances] | None = None,
+              content_floor: float = 0.0) -> ToleranceStats:
         """Counts up to key tolerance ``max_key`` percent (the slider's top) and every
         sum-table step; groups up to ``max_key`` and ``max_sum``.
 
@@ -119,6 +126,10 @@ class ToleranceStats:
         formats with large shared headers); pairs of those extensions are hits at
         every tolerance or at none, whatever the sliders say, and only their
         similar pairs are met (and counted as key hits).
+        ``content_floor``: keep for groups only the pairs with at least this share of
+        content in common (the lowest the content check can be set to): the others
+        can be similar at no setting of the check, which cannot then go lower, nor off
+        (a new search does that).
         """
         fixed = space.override_ids(overrides)
         counts = np.diff(space.classes.members_start)
@@ -140,9 +151,16 @@ class ToleranceStats:
             min_key[mine] = 0.0
             min_sum[mine] = 0.0
         shared = None if content is None else content(pairs)
-        return cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
-                              max_sum=max_sum, key_hits=key_hits, content=shared,
-                              tallied=hist)
+        if shared is not None and content_floor > 0:
+            keep = shared >= content_floor  # NaN (no fingerprints) never passes the check
+            pairs, min_key, min_sum, shared = pairs[keep], min_key[keep], min_sum[keep], \
+                shared[keep]
+        stats = cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
+                               max_sum=max_sum, key_hits=key_hits, content=shared,
+                               tallied=hist)
+        if shared is not None and content_floor > 0:
+            stats = dataclasses.replace(stats, content_floor=float(content_floor))
+        return stats
 
     @classmethod
     def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
@@ -191,6 +209,10 @@ class ToleranceStats:
         if tolerances.key > self.max_key or tolerances.sum > self.max_sum:
             raise ValueError(f"tolerances above the {self.max_key} % key and {self.max_sum} % "
                              "sum-table tolerance these statistics cover")
+        if self.content_floor > 0 and not tolerances.content >= self.content_floor:
+            raise ValueError(f"these statistics keep the pairs with at least "
+                             f"{self.content_floor:g} % of their content in common only: the "
+                             "content check cannot be lower, nor off")
 
     def _check_counts(self, key: float, sum_: float) -> None:
         """Hits can be counted at ``key`` and ``sum_``: within the ceilings, or at a
@@ -270,10 +292,14 @@ class ToleranceStats:
             i = len(TOLERANCE_STEPS) - 1
         return None if i is None else int(self.key_hits_at[i]) + self.within
 
-    def _sum_hits(self, key: float, sum_: float) -> int:
+    def _sum_hits(self, key: float, sum_: float) -> int | None:
+        """Tallied at the steps; between them counted from the pairs kept (None when
+        those are only the ones above a content floor)."""
         i, j = _step_index(key), _step_index(sum_)
         if i is not None and j is not None and self.sum_hits_at is not None:
             return int(self.sum_hits_at[i, j]) + self.within
+        if self.content_floor > 0:
+            return None
         twice = _weight_within(0, len(self.adjacent_start) - 1, self.adjacent_start,
                                self.hit_key, self.hit_sum, self.weight,
                                self.hit_sum, float(key), float(sum_), 0.0)
@@ -292,8 +318,10 @@ class ToleranceStats:
                 raise ValueError(f"key hits are counted at the slider steps, and {k:g} % is "
                                  "not one (see TOLERANCE_STEPS)")
         key_hits = np.array([self._key_hits(k) for k in key_tolerances], dtype=np.int64)
-        sum_hits = np.array([self._sum_hits(k, s) for k, s in zip(key_tolerances, sum_tolerances)],
-                            dtype=np.int64)
+        sum_hits = [self._sum_hits(k, s) for k, s in zip(key_tolerances, sum_tolerances)]
+        if None in sum_hits:
+            raise ValueError("these statistics count sum-table hits at the slider steps only")
+        sum_hits = np.array(sum_hits, dtype=np.int64)
         n = len(self.space.sizes)
         total = max(n * (n - 1) // 2, 1)
         return {"key_tolerance": key_tolerances, "sum_tolerance": sum_tolerances,

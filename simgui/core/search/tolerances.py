@@ -30,6 +30,9 @@ DEFAULT_MIN_SIMILAR_SIZE = 64
 #: MinHash signatures, see methods.shared_content); chosen on the labelled corpus, see
 #: docs/accuracy.md.
 DEFAULT_MIN_CONTENT = 50.0
+#: The lowest threshold the content check can be set to (the window's slider starts
+#: here): with the check on, the sliders' statistics keep no pair with less in common.
+LOWEST_MIN_CONTENT = 10.0
 
 #: Similar folders (simgui.core.search.similar_folders): the smallest similarity, in
 #: percent, of a pair of folders listed by default.
