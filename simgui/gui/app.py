@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     from simgui.core.logs import setup_logging
     from simgui.core.memory import keep_freed_memory
     from simgui.core.settings import load_settings
+    from simgui.gui.collector import GuiThreadCollector
     from simgui.gui.crash import CrashReporter
     from simgui.gui.main_window import MainWindow
     from simgui.gui.translation import install_translation
@@ -33,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     keep_freed_memory()  # each search's temporaries, reused by the next: see core.memory
 
     app = QApplication.instance() or QApplication(list(argv or sys.argv[:1]))
+    # reference cycles freed on the GUI thread only: see gui.collector
+    collector = GuiThreadCollector(app)
+    collector.install()
     app.setApplicationName("simgui")
     app.setApplicationDisplayName("simgui")
     app.setApplicationVersion(__version__)
