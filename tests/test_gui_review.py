@@ -2,6 +2,8 @@
 filter, the charts' honesty, and the review conveniences (counts, Make Reference,
 expand/collapse, group headers, differences from the reference, the confirmation)."""
 
+import dataclasses
+
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
@@ -374,8 +376,9 @@ def test_copies_only_lists_each_extra_copy_flat_and_shares_marks(qtbot, window, 
     from simgui.gui.copies_view import IDENTICAL as C_IDENTICAL, KEPT, NAME as C_NAME
 
     scan_tree(qtbot, window, tmp_path)
-    window.groups.copies_only_action.trigger()
     view = window.groups.copies
+    assert view.copies.rowCount() == 0  # made only while shown (slider moves skip it)
+    window.groups.copies_only_action.trigger()
     assert window.groups.stack.currentWidget() is view
     # fits a 1280-pixel screen: the paths share the width, nothing scrolls sideways
     window.resize(1280, 800)
@@ -407,8 +410,12 @@ def test_copies_only_lists_each_extra_copy_flat_and_shares_marks(qtbot, window, 
     view.setCurrentIndex(copies.index(3, C_NAME))
     assert window.groups.current_path() == t.files.paths[copies.file_of(copies.index(3, 0))]
     assert len(window.details.files) == 2
+    # a slider move while shown: the rows follow the new groups
+    window._apply_tolerances(dataclasses.replace(window.tolerance.tolerances(), sum=0.01))
+    assert copies.rowCount() == int(np.diff(window.table.start).sum()) - len(window.table)
     window.groups.copies_only_action.trigger()
     assert window.groups.stack.currentWidget() is window.groups.tree
+    assert copies.rowCount() == 0
 
 
 # -- HTML export ----------------------------------------------------------------------------

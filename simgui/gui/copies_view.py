@@ -30,13 +30,22 @@ class CopiesModel(QAbstractTableModel):
         self.groups = groups
         self._rows = np.zeros(0, np.int64)  # table rows shown, in order
         self._sort = (SIZE, Qt.SortOrder.DescendingOrder)
+        # rows are made only while the view is shown: at 400,000 files in groups that
+        # was a fifth of every slider move's view update, for a view nobody saw
+        self._active = False
         groups.modelReset.connect(self._rebuild)
         groups.layoutChanged.connect(self._repaint)
+
+    def set_active(self, active: bool) -> None:
+        """Whether the view is shown: its rows follow the groups only then."""
+        if active != self._active:
+            self._active = active
+            self._rebuild()
 
     def _rebuild(self) -> None:
         self.beginResetModel()
         t = self.groups.table
-        if t is None or len(t) == 0:
+        if not self._active or t is None or len(t) == 0:
             self._rows = np.zeros(0, np.int64)
         else:
             shown = np.zeros(len(t), bool)

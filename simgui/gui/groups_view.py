@@ -159,6 +159,7 @@ class GroupsView(QWidget):
         self.copies_only_action.setShortcut(QKeySequence("Ctrl+Shift+D"))
         self.copies_only_action.setToolTip(self.tr("One row per file that is not its group's "
                                                    "reference, flat and sortable"))
+        self.copies_only_action.toggled.connect(self.copies.copies.set_active)
         self.copies_only_action.toggled.connect(lambda _on: self._update_empty_state())
         self.copies.selectionModel().currentChanged.connect(self._copy_selected)
         layout = QVBoxLayout(self)
