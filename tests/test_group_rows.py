@@ -48,3 +48,30 @@ def test_member_order_equals_a_lexsort(seed, n_groups, m, spread):
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(start, np.searchsorted(group[expected],
                                                          np.arange(n_groups + 1)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.integers(1, 600), st.booleans(),
+       st.sampled_from(["int", "float", "nan"]))
+def test_order_within_groups_equals_the_views_lexsort(seed, n_groups, m, descending, kind):
+    """The groups view's member order: reference first, then by the column (ties in row
+    order, unknown values last), short groups and long ones."""
+    from simgui.core.search.group_rows import order_within_groups
+
+    rng = np.random.default_rng(seed)
+    sizes = np.bincount(np.minimum(rng.geometric(0.3, m) - 1, n_groups - 1),
+                        minlength=n_groups)
+    sizes = sizes[sizes > 0]
+    start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    rows = int(start[-1])
+    group_of_row = np.repeat(np.arange(len(sizes)), sizes)
+    if kind == "int":
+        key = rng.integers(0, 5, rows)
+    else:
+        key = rng.integers(0, 5, rows).astype(np.float64) / 3
+        if kind == "nan":
+            key[rng.random(rows) < 0.2] = np.nan
+    is_ref = np.zeros(rows, bool)
+    is_ref[start[:-1]] = True
+    expected = np.lexsort((np.arange(rows), -key if descending else key, ~is_ref, group_of_row))
+    np.testing.assert_array_equal(order_within_groups(start, key, descending), expected)

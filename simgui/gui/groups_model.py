@@ -18,6 +18,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont
 
+from simgui.core.search.group_rows import order_within_groups
 from simgui.core.search.groups import GroupTable
 from simgui.core.units import format_bytes
 
@@ -243,11 +244,8 @@ class GroupsModel(QAbstractItemModel):
             else _object_order(g_key, groups, descending)
         self._shown = groups[by]
         # members within each group, the reference staying first
-        is_ref = np.zeros(len(t.rows), bool)
-        is_ref[t.start[:-1]] = True
         k = row_key if row_key.dtype != object else _ranks(row_key)
-        self._member_order = np.lexsort((np.arange(len(t.rows)), -k if descending else k,
-                                         ~is_ref, t.group_of_row))
+        self._member_order = order_within_groups(t.start, k, descending)
 
     def _row_key(self, column: int) -> np.ndarray:
         t = self._table

@@ -149,3 +149,38 @@ def _order_in(group, is_reference, identical, sum_distance, class_rank, path_ran
     for i in range(order.shape[0]):
         order[i] = grouped[order[i]]
     return 0
+
+
+def order_within_groups(start: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray:
+    """Rows in display order for a view sorted by a column: each group's rows
+    (``start[g]`` .. ``start[g + 1]``, the reference first) keep the reference first,
+    then the rest by ``key`` (float64 or int64 per row), rising or falling, ties in
+    row order; ``np.lexsort((rows, ±key, ~is_reference, group))``, a group at a time."""
+    order = np.arange(int(start[-1]), dtype=np.int64)
+    if np.issubdtype(key.dtype, np.integer):
+        key = key.astype(np.int64)
+        if descending:
+            key = -key
+    else:
+        key = -key.astype(np.float64) if descending else key.astype(np.float64)
+        key[np.isnan(key)] = np.inf  # unknown values last, as a sort puts NaN
+    _within_in(np.ascontiguousarray(start, np.int64), np.ascontiguousarray(key), order)
+    return order
+
+
+@njit(nogil=True, cache=True)
+def _within_in(start, key, order):
+    for g in range(start.shape[0] - 1):
+        lo, hi = start[g] + 1, start[g + 1]  # the reference stays first
+        if hi - lo <= 32:
+            for i in range(lo + 1, hi):
+                x = order[i]
+                j = i - 1
+                while j >= lo and key[x] < key[order[j]]:
+                    order[j + 1] = order[j]
+                    j -= 1
+                order[j + 1] = x
+        elif hi > lo:
+            by = np.argsort(key[lo:hi], kind="mergesort")  # stable: ties in row order
+            order[lo:hi] = lo + by
+    return 0
