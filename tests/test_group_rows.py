@@ -75,3 +75,17 @@ def test_order_within_groups_equals_the_views_lexsort(seed, n_groups, m, descend
     is_ref[start[:-1]] = True
     expected = np.lexsort((np.arange(rows), -key if descending else key, ~is_ref, group_of_row))
     np.testing.assert_array_equal(order_within_groups(start, key, descending), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 300), st.sampled_from([10, 2**40, 2**61]))
+def test_largest_first_equals_a_lexsort(seed, n, top):
+    """One key where it fits, a lexsort where it does not (bytes near 2**61)."""
+    from simgui.core.search.group_rows import largest_first
+
+    rng = np.random.default_rng(seed)
+    group_bytes = rng.integers(0, top, n) if n else np.zeros(0, np.int64)
+    group_bytes[rng.random(n) < 0.3] = 0  # ties
+    tie = rng.permutation(n * 3)[:n]  # distinct ranks, not 0 .. n-1
+    np.testing.assert_array_equal(largest_first(group_bytes, tie),
+                                  np.lexsort((tie, -group_bytes)))

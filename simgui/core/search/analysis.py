@@ -22,7 +22,7 @@ from simgui.core.search import methods
 from simgui.core.search.budget import affordable_sum_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
-from simgui.core.search.group_rows import member_distances, member_order
+from simgui.core.search.group_rows import largest_first, member_distances, member_order
 from simgui.core.search.identical import one_path_per_file
 from simgui.core.search.keys import SKEW, KeyScheme
 from simgui.core.search.simfind import (
@@ -192,7 +192,7 @@ class Analysis:
         group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
         # renumber: largest first, then by the reference's path
         new_number = np.empty(n_groups, np.int64)
-        new_number[np.lexsort((self.path_rank[references], -group_bytes))] = np.arange(n_groups)
+        new_number[largest_first(group_bytes, self.path_rank[references])] = np.arange(n_groups)
         group = new_number[group]
         # a class's files follow each other (by their first path), so copies of each
         # other that are only similar to the reference make one run
