@@ -125,7 +125,10 @@ def test_the_check_moves_without_a_new_search_and_never_counts_more_than_the_sum
         contents.append(edit.tobytes())
     contents += [rng.integers(0, 256, 30_000, dtype=np.uint8).tobytes() for _ in range(4)]
     files = stored(contents)
-    analysis = Analysis.build(files, SearchSettings())
+    # built with the check off, the check can be turned on and moved live; built with
+    # it on (the window's default), it moves live above its floor and agrees
+    analysis = Analysis.build(files, SearchSettings(content_check=False))
+    checked = Analysis.build(files, SearchSettings())
     previous = None
     for content in (0.0, 20.0, 50.0, 80.0, 95.0):
         tol = Tolerances(10, 10, content)
@@ -133,6 +136,8 @@ def test_the_check_moves_without_a_new_search_and_never_counts_more_than_the_sum
         assert counts.similar <= counts.sum_hits
         # the live answer is the one-off search's (no copies here: pairs count alike)
         assert counts.similar == len(similar_pairs(files, tol))
+        if content:
+            assert checked.counts(tol) == counts
         if previous is not None:
             assert counts.similar <= previous  # a higher bar confirms fewer
         previous = counts.similar

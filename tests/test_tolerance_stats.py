@@ -259,3 +259,39 @@ def test_confirmed_pairs_counted_on_several_threads_equal_one_pass(monkeypatch):
     for t, similar in zip(probes, one):
         hit = (min_key <= t.key) & (min_sum <= t.sum) & (shared >= t.content)
         assert similar == int(weight[hit].sum()) + stats.within
+
+
+def test_a_slider_move_does_not_wait_behind_a_search_on_the_worker_pool(monkeypatch):
+    """A search (a new analysis, a scan) may fill the search's worker pool for minutes;
+    a slider move meanwhile runs on the calling thread and a pool of its own."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import simgui.core.search.workers as workers
+    from simgui.core.search.group_rows import member_distances
+
+    sizes, tables = collection(7, 500)
+    space = SearchSpace.build(sizes, tables)
+    pairs = space.class_pairs(Tolerances(10.0, 10.0))
+    shared = np.random.default_rng(2).uniform(0, 100, len(pairs))
+    stats = ToleranceStats.from_pairs(space, pairs, np.zeros(len(pairs)), np.zeros(len(pairs)),
+                                      max_key=10.0, max_sum=10.0, content=shared)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(workers, "workers", lambda: 2)
+    pool = workers._pool()
+    release = threading.Event()
+    busy = [pool.submit(release.wait) for _ in range(pool._max_workers)]
+    try:
+        rows = np.arange(len(sizes))
+        move = ThreadPoolExecutor(1)
+        counted = move.submit(stats.counts_and_groups, simfind.Tolerances(10.0, 10.0, 50.0))
+        measured = move.submit(member_distances, rows, rows[::-1], tables, sizes * 1.0,
+                               np.zeros((len(sizes), 2), np.int64))
+        counts, _ = counted.result(timeout=120)  # not behind the blocked pool
+        weight = np.diff(space.classes.members_start)[space.classes.of_file[pairs]].prod(axis=1)
+        assert counts.similar == int(weight[shared >= 50].sum()) + stats.within
+        distance = measured.result(timeout=120)[0]
+        np.testing.assert_array_equal(distance, np.abs(tables - tables[::-1]).sum(axis=1))
+        assert not any(b.done() for b in busy)
+    finally:
+        release.set()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgui.core.search.workers import in_chunks
+from simgui.core.search import workers as _threads
 
 
 def member_distances(rows: np.ndarray, ref: np.ndarray, tables: np.ndarray,
@@ -26,9 +26,17 @@ def member_distances(rows: np.ndarray, ref: np.ndarray, tables: np.ndarray,
     sum_distance = np.empty(m, np.int64)
     key_distance = np.empty(m, np.float64)
     same_hash = np.empty(m, np.bool_)
-    in_chunks(_distances_in, m, np.ascontiguousarray(rows, np.int64),
-              np.ascontiguousarray(ref, np.int64), tables, keys, hashes, sum_distance,
-              key_distance, same_hash)
+    rows = np.ascontiguousarray(rows, np.int64)
+    ref = np.ascontiguousarray(ref, np.int64)
+    # on the slider moves' pool (a search may be holding the other), half here
+    parts = 2 if m >= _threads.PARALLEL_FROM and _threads.workers() > 1 else 1
+    cuts = np.linspace(0, m, parts + 1).astype(np.int64)
+
+    def run(i):
+        return _distances_in(cuts[i], cuts[i + 1], rows, ref, tables, keys, hashes,
+                             sum_distance, key_distance, same_hash)
+
+    _threads.beside(run, range(1, parts), lambda: run(0))
     return sum_distance, key_distance, same_hash
 
 
@@ -99,8 +107,7 @@ def _order_in(group, is_reference, identical, sum_distance, class_rank, path_ran
     path_rank = path_rank[grouped]
     for i in range(group.shape[0]):
         order[i] = i
-    # each group's rows: an insertion sort for the usual few, a merge sort for long ones
-    scratch = np.empty(0, np.int64)
+    # each group's rows: an insertion sort for the usual few, stable sorts for long ones
     for g in range(start.shape[0] - 1):
         lo, hi = start[g], start[g + 1]
         if hi - lo <= 32:
@@ -113,39 +120,13 @@ def _order_in(group, is_reference, identical, sum_distance, class_rank, path_ran
                     j -= 1
                 order[j + 1] = x
             continue
-        if scratch.shape[0] < hi - lo:
-            scratch = np.empty(hi - lo, np.int64)
-        width = 1
-        src = order[lo:hi]
-        dst = scratch[:hi - lo]
-        in_scratch = False
-        while width < hi - lo:
-            for left in range(0, hi - lo, 2 * width):
-                mid = min(left + width, hi - lo)
-                right = min(left + 2 * width, hi - lo)
-                i, j, k = left, mid, left
-                while i < mid and j < right:
-                    if _before(src[j], src[i], is_reference, identical, sum_distance,
-                               class_rank, path_rank):
-                        dst[k] = src[j]
-                        j += 1
-                    else:
-                        dst[k] = src[i]
-                        i += 1
-                    k += 1
-                while i < mid:
-                    dst[k] = src[i]
-                    i += 1
-                    k += 1
-                while j < right:
-                    dst[k] = src[j]
-                    j += 1
-                    k += 1
-            src, dst = dst, src
-            in_scratch = not in_scratch
-            width *= 2
-        if in_scratch:
-            order[lo:hi] = src
+        # a long group: stable sorts from the last key to the first
+        by = np.argsort(path_rank[lo:hi], kind="mergesort")
+        by = by[np.argsort(class_rank[lo:hi][by], kind="mergesort")]
+        by = by[np.argsort(sum_distance[lo:hi][by], kind="mergesort")]
+        by = by[np.argsort(1 - identical[lo:hi][by].astype(np.int64), kind="mergesort")]
+        by = by[np.argsort(1 - is_reference[lo:hi][by].astype(np.int64), kind="mergesort")]
+        order[lo:hi] = lo + by
     for i in range(order.shape[0]):
         order[i] = grouped[order[i]]
     return 0

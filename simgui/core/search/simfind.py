@@ -589,6 +589,17 @@ def _lower_bound(a, lo, hi, value):
     return lo
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _with_room(out, found, more):
+    """``out`` (its first ``found`` rows), or a copy twice as large if ``more`` rows would
+    not fit."""
+    if found + more <= out.shape[0]:
+        return out
+    bigger = np.empty((max(2 * out.shape[0], found + more) + 64, 2), np.int64)
+    bigger[:found] = out[:found]
+    return bigger
+
+
 @njit(nogil=True, cache=True)
 def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, orig, size_factor):
     """The exact test of DESIGN.md on the candidates of files lo .. hi-1 (those of x are
@@ -599,10 +610,7 @@ def _verify(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, tab, o
     branch predictor could learn)."""
     if hi <= lo:
         return out, found
-    if found + ends[hi - lo - 1] > out.shape[0]:
-        bigger = np.empty((max(2 * out.shape[0], found + ends[hi - lo - 1]) + 64, 2), np.int64)
-        bigger[:found] = out[:found]
-        out = bigger
+    out = _with_room(out, found, ends[hi - lo - 1])
     i = 0
     for x in range(lo, hi):
         sx = size[x]
@@ -645,10 +653,7 @@ def _verify_tally(lo, hi, ends, ys, out, found, key, size, ext, ext_kf, ext_sf, 
     tolerances are hits at every step (their own test is the search's)."""
     if hi <= lo:
         return out, found
-    if found + ends[hi - lo - 1] > out.shape[0]:
-        bigger = np.empty((max(2 * out.shape[0], found + ends[hi - lo - 1]) + 64, 2), np.int64)
-        bigger[:found] = out[:found]
-        out = bigger
+    out = _with_room(out, found, ends[hi - lo - 1])
     n_steps = TOLERANCE_STEPS.shape[0]
     i = 0
     for x in range(lo, hi):

@@ -264,14 +264,13 @@ class ToleranceStats:
             cuts[0], cuts[-1] = 0, n_classes
 
             def run(i):
-                if i < 0:
-                    return self.assign(tolerances)
                 return _weight_within(cuts[i], cuts[i + 1], self.adjacent_start, self.hit_key,
                                       self.hit_sum, self.weight, content,
                                       float(tolerances.key), float(tolerances.sum),
                                       float(tolerances.content))
 
-            assignment, *twice = map_threads(run, range(-1, parts))
+            assignment, twice = _threads.beside(run, range(parts),
+                                                lambda: self.assign(tolerances))
             similar = sum(twice) // 2 + self.within
         else:
             assignment = self.assign(tolerances)

@@ -9,6 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 _POOL: ThreadPoolExecutor | None = None
+#: A pool of its own for what a slider move runs (core.search.tolerance_stats,
+#: group_rows): a search running meanwhile may have queued its whole sweep on the other
+#: one, and a move must not wait behind it.
+_LIGHT: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 #: Below this many items a kernel runs on the calling thread.
 PARALLEL_FROM = 50_000
@@ -29,6 +33,27 @@ def _pool() -> ThreadPoolExecutor:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(workers(), thread_name_prefix="simfind")
         return _POOL
+
+
+def light_pool() -> ThreadPoolExecutor | None:
+    """The slider moves' pool (see _LIGHT); None on one core."""
+    global _LIGHT
+    if workers() < 2:
+        return None
+    with _POOL_LOCK:
+        if _LIGHT is None:
+            _LIGHT = ThreadPoolExecutor(workers(), thread_name_prefix="slider")
+        return _LIGHT
+
+
+def beside(fn, items, here):
+    """``fn`` over ``items`` on the slider moves' pool while ``here()`` runs on the
+    calling thread: (what ``here`` returned, the results in order)."""
+    pool = light_pool()
+    futures = [pool.submit(fn, item) for item in items] if pool is not None else None
+    done = here()
+    return done, ([f.result() for f in futures] if futures is not None
+                  else [fn(item) for item in items])
 
 
 def map_threads(fn, items) -> list:
