@@ -103,3 +103,35 @@ def test_a_value_set_in_the_settings_while_capped_is_kept(qtbot, capped, tmp_pat
     assert w.tolerance.sum.value() == CAP  # the cap still holds for this collection
     assert w.current_settings().sum_tolerance == 8.0
     assert load_settings(tmp_path / "settings.json").sum_tolerance == 8.0
+
+
+def test_results_kept_above_a_content_floor_wait_while_the_check_is_off(qtbot, window,
+                                                                          tmp_path):
+    """A search that ran with the content check on lands after the user turned it off (a
+    search without it is queued): nothing is shown until that one lands, rather than
+    groups the sliders can no longer move."""
+    from simgui.gui.jobs import Results
+    from tests.test_gui_window import scan_tree
+
+    scan_tree(qtbot, window, tmp_path)
+    floored = window.analysis
+    assert floored.stats.content_floor > 0 and window.model.table is not None
+    window.tolerance.check.blockSignals(True)  # turned off; its search not started here
+    window.tolerance.check.setChecked(False)
+    window.tolerance.check.blockSignals(False)
+    window._results_arrived(Results(floored, []))
+    assert window.table is None and window.model.table is None
+    window.tolerance.key.set_value(1.0)  # a slider moved meanwhile changes nothing
+    assert window.model.table is None
+
+
+def test_counts_not_known_between_steps_show_as_a_question_mark(qtbot):
+    from simgui.core.search.tolerance_stats import HitCounts
+    from simgui.gui.tolerance import TolerancePanel
+
+    panel = TolerancePanel()
+    qtbot.addWidget(panel)
+    panel.show_counts(HitCounts(key_hits=None, sum_hits=None, groups=3, all_pairs=10,
+                                similar=2))
+    assert "? before the content check" in panel.counts.text()
+    assert "? candidates of 10 pairs" in panel.counts.text()

@@ -673,9 +673,11 @@ class MainWindow(QMainWindow):
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
-        if results.analysis.settings.method != self.tolerance.method_name():
-            # the method changed while this job ran; a search with the new one is queued.
-            # Until it lands nothing is shown, so nothing stale can be acted on.
+        if results.analysis.settings.method != self.tolerance.method_name() or \
+                self.tolerance.tolerances().content < results.analysis.stats.content_floor:
+            # the method changed, or the content check was turned off, while this job
+            # ran; a search with the new setting is queued. Until it lands nothing is
+            # shown, so nothing stale can be acted on.
             self.table = None
             self.model.set_table(None)
             self.details.show_files([])

@@ -294,6 +294,18 @@ class ContentSlider(_LabelledSlider):
         return "≥ ", " %"
 
 
+class _Unknown:
+    """A count that is not known, in a "{:,}" field: "?"."""
+
+    def __format__(self, spec: str) -> str:
+        return "?"
+
+
+def _count(value: int | None):
+    """A count as the panel formats it; "?" where it is not known."""
+    return _Unknown() if value is None else value
+
+
 class TolerancePanel(QGroupBox):
     """Tolerances (applied at once, no new search) and search options (a new search)."""
 
@@ -521,8 +533,10 @@ class TolerancePanel(QGroupBox):
         else:
             text = self.tr("<b>{groups:,}</b> groups<br>{similar:,} similar pairs (not confirmed "
                            "by content)<br>{candidates:,} candidates of {all:,} pairs")
+        # counts between the slider steps may be unknown (the sliders stop on steps)
         self.counts.setText(text.format(groups=counts.groups, similar=counts.similar,
-                                        before=counts.sum_hits, candidates=counts.key_hits,
+                                        before=_count(counts.sum_hits),
+                                        candidates=_count(counts.key_hits),
                                         all=counts.all_pairs))
 
     def _tolerances_moved(self, _value: float) -> None:
