@@ -192,3 +192,34 @@ def test_groups_come_to_the_view_a_batch_at_a_time(qtbot):
     kept = m.group_of(view.currentIndex())
     m.sort(NAME, Qt.SortOrder.DescendingOrder)
     assert m.rowCount() == total and m.group_of(view.currentIndex()) == kept
+
+
+def test_the_copies_view_reads_and_ticks_marks_without_fetching_groups(qtbot):
+    """Copies sorted by size belong to groups anywhere in the list: their check boxes
+    come from the groups model by table row, so showing them fetches nothing."""
+    from simgui.gui.copies_view import NAME as C_NAME, CopiesModel
+
+    files = files_with_groups(n_groups=2 * FETCH_BATCH + 30, per_group=3, seed=3)
+    analysis = Analysis.build(files)
+    m = GroupsModel()
+    m.set_table(analysis.groups(Tolerances(1, 1)))
+    copies = CopiesModel(m)
+    QAbstractItemModelTester(copies, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    copies.set_active(True)
+    assert copies.rowCount() == 2 * (2 * FETCH_BATCH + 30)  # two copies a group
+    states = [copies.data(copies.index(r, C_NAME), Qt.ItemDataRole.CheckStateRole)
+              for r in range(copies.rowCount())]
+    assert states == [Qt.CheckState.Unchecked] * len(states)
+    last = copies.index(copies.rowCount() - 1, C_NAME)
+    assert copies.flags(last) & Qt.ItemFlag.ItemIsUserCheckable
+    assert copies.setData(last, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert m.table.files.paths[copies.file_of(last)] in m.marked
+    assert m.rowCount() == FETCH_BATCH  # nothing fetched into the tree
+    # a tick in the tree shows in the copies view, and the other way round
+    group = m.index(0, 0)
+    member = m.index(1, NAME, group)
+    m.setData(member, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    f = m.file_of(member)
+    r = [copies.file_of(copies.index(i, 0)) for i in range(copies.rowCount())].index(f)
+    assert copies.data(copies.index(r, C_NAME), Qt.ItemDataRole.CheckStateRole) == \
+        Qt.CheckState.Checked

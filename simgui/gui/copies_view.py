@@ -111,19 +111,18 @@ class CopiesModel(QAbstractTableModel):
         return None
 
     def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() == NAME and self.groups.flags(self._source(index)) \
-                & Qt.ItemFlag.ItemIsUserCheckable:
+        if index.column() == NAME \
+                and self.groups.row_check_state(int(self._rows[index.row()])) is not None:
             flags |= Qt.ItemFlag.ItemIsUserCheckable
         return flags
 
-    def _source(self, index: QModelIndex) -> QModelIndex:
-        return self.groups.index_of_file(self.file_of(index))
-
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.CheckStateRole:
+        if role != Qt.ItemDataRole.CheckStateRole or not index.isValid():
             return False
-        done = self.groups.setData(self._source(index), value, role)
+        done = self.groups.set_row_mark(int(self._rows[index.row()]), Qt.CheckState(value))
         if done:
             self.dataChanged.emit(index, index, [role])
         return done
@@ -137,7 +136,7 @@ class CopiesModel(QAbstractTableModel):
         path = t.files.paths[f]
         column = index.column()
         if role == Qt.ItemDataRole.CheckStateRole and column == NAME:
-            return self.groups.data(self._source(index), role)
+            return self.groups.row_check_state(row)
         if role == Qt.ItemDataRole.ToolTipRole:
             return path
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, SIMILARITY):

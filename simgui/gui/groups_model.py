@@ -513,16 +513,41 @@ class GroupsModel(QAbstractItemModel):
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.CheckStateRole or index.internalId() == _TOP:
             return False
-        path = self._table.files.paths[self.file_of(index)]
-        if not self._markable(self._table_row(index)):
+        return self.set_row_mark(self._table_row(index), Qt.CheckState(value))
+
+    # marks by table row, for the copies view: no index, so no group is fetched for it
+
+    def row_check_state(self, row: int):
+        """The check box of table row ``row``: None if it cannot be marked."""
+        if not self._markable(row):
+            return None
+        path = self._table.files.paths[int(self._table.rows[row])]
+        return Qt.CheckState.Checked if path in self._marked else Qt.CheckState.Unchecked
+
+    def set_row_mark(self, row: int, state) -> bool:
+        """Tick or untick table row ``row`` (False if it cannot be marked)."""
+        if not self._markable(row):
             return False
-        if Qt.CheckState(value) == Qt.CheckState.Checked:
+        path = self._table.files.paths[int(self._table.rows[row])]
+        if state == Qt.CheckState.Checked:
             self._marked.add(path)
         else:
             self._marked.discard(path)
-        self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
+        index = self._fetched_index_of_row(row)
+        if index.isValid():
+            self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
         self.marks_changed.emit()
         return True
+
+    def _fetched_index_of_row(self, row: int) -> QModelIndex:
+        """The index of table row ``row`` if the view has its group, else invalid."""
+        g = int(self._table.group_of_row[row])
+        top = np.flatnonzero(self._shown[:self._fetched] == g)
+        if not len(top):
+            return QModelIndex()
+        lo, hi = self._table.start[g], self._table.start[g + 1]
+        position = int(np.flatnonzero(self._member_order[lo:hi] == row)[0])
+        return self.index(position, NAME, self.index(int(top[0]), 0))
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self._table is None:
