@@ -223,3 +223,19 @@ def test_the_copies_view_reads_and_ticks_marks_without_fetching_groups(qtbot):
     r = [copies.file_of(copies.index(i, 0)) for i in range(copies.rowCount())].index(f)
     assert copies.data(copies.index(r, C_NAME), Qt.ItemDataRole.CheckStateRole) == \
         Qt.CheckState.Checked
+
+
+def test_expand_all_opens_the_groups_beyond_the_first_batch_too(qtbot):
+    """Qt's expandAll fetches what the model holds back: every group opens."""
+    from simgui.gui.groups_view import GroupsView
+
+    files = files_with_groups(n_groups=FETCH_BATCH + 30, per_group=2, seed=4)
+    table = Analysis.build(files).groups(Tolerances(1, 1))
+    m = GroupsModel()
+    view = GroupsView(m)
+    qtbot.addWidget(view)
+    m.set_table(table)
+    assert m.rowCount() == FETCH_BATCH
+    view.expand_all()
+    assert m.rowCount() == FETCH_BATCH + 30
+    assert all(view.tree.isExpanded(m.index(r, 0)) for r in range(m.rowCount()))
