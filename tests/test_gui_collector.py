@@ -55,3 +55,28 @@ def test_only_a_generation_over_its_threshold_is_collected():
         assert collector.collect_due() >= gc.get_threshold()[0]
     finally:
         collector.uninstall()
+
+
+def test_full_collections_are_spaced_by_what_the_last_one_took(monkeypatch):
+    """A full collection walks every object the window holds: the next one waits 20
+    times as long as the last took, younger generations meanwhile."""
+    import simgui.gui.collector as collector_module
+
+    now = [1000.0]
+    monkeypatch.setattr(collector_module.time, "monotonic", lambda: now[0])
+    asked = []
+
+    def collect(generation=2):
+        asked.append(generation)
+        if generation == 2:
+            now[0] += 0.5  # a full collection that takes half a second
+        return 0
+
+    monkeypatch.setattr(collector_module.gc, "collect", collect)
+    monkeypatch.setattr(collector_module.gc, "get_count", lambda: (800, 11, 11))
+    c = GuiThreadCollector()
+    c.collect_due()
+    c.collect_due()  # too soon for another full one: generation 1 instead
+    now[0] += 0.5 * collector_module.FULL_SPACING
+    c.collect_due()
+    assert asked == [2, 1, 2]

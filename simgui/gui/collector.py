@@ -13,11 +13,14 @@ collector would have (its thresholds), looking a few times a second.
 from __future__ import annotations
 
 import gc
+import time
 
 from PySide6.QtCore import QObject, QTimer
 
 #: How often the GUI thread looks at the collector's counts, in milliseconds.
 INTERVAL_MS = 250
+#: A full collection waits this many times as long as the last one took.
+FULL_SPACING = 20
 
 
 class GuiThreadCollector(QObject):
@@ -29,6 +32,7 @@ class GuiThreadCollector(QObject):
         self._timer.setInterval(INTERVAL_MS)
         self._timer.timeout.connect(self.collect_due)
         self._was_enabled = False
+        self._full_allowed = 0.0  # time.monotonic() from which a full collection may run
 
     def install(self) -> None:
         self._was_enabled = gc.isenabled()
@@ -42,9 +46,22 @@ class GuiThreadCollector(QObject):
 
     def collect_due(self) -> int:
         """Collect the oldest generation whose count is over its threshold, as the
-        automatic collector does (younger ones with it); returns the number freed."""
+        automatic collector does (younger ones with it); returns the number freed.  A
+        full collection walks every object the window holds, so it waits until 20
+        times as long as the last one took has passed (CPython's own collector holds
+        full collections back by the share of long-lived objects instead, which Python
+        code cannot see): at most a twentieth of the GUI thread's time."""
         counts, thresholds = gc.get_count(), gc.get_threshold()
         for generation in (2, 1, 0):
-            if thresholds[generation] and counts[generation] > thresholds[generation]:
-                return gc.collect(generation)
+            if not thresholds[generation] or counts[generation] <= thresholds[generation]:
+                continue
+            if generation == 2:
+                if time.monotonic() < self._full_allowed:
+                    continue
+                started = time.monotonic()
+                freed = gc.collect(2)
+                took = time.monotonic() - started
+                self._full_allowed = started + took + FULL_SPACING * took
+                return freed
+            return gc.collect(generation)
         return 0
