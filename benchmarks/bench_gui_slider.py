@@ -4,8 +4,8 @@
                                     [--corpus realistic|legacy] [--store DB]
                                     [--memory GB]
 
-Builds the analysis the window builds (its key ceiling sized to the memory available,
-see simgui.core.search.budget) of a collection, shows it in the main window offscreen,
+Builds the analysis the window builds (its sum-table ceiling for groups sized to the
+memory available, see simgui.core.search.budget) of a collection, shows it in the main window offscreen,
 then moves each slider over its whole range (0.01 % to 10 %) and back.  Printed per
 move: the counts and groups update (core) and the whole update including the groups
 model reset and a repaint of the groups view; at the end one line:

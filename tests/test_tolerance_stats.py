@@ -295,3 +295,17 @@ def test_a_slider_move_does_not_wait_behind_a_search_on_the_worker_pool(monkeypa
         assert not any(b.done() for b in busy)
     finally:
         release.set()
+
+
+def test_the_tally_is_the_same_in_one_chunk_or_many(monkeypatch):
+    """The sweep's chunks (one per ~16,000 files) each tally their pairs into one
+    histogram as they end, on worker threads."""
+    sizes, tables = collection(3, 600)
+    space = SearchSpace.build(sizes, tables)
+    weight = np.diff(space.classes.members_start)[space.classes.of_file]
+    whole, whole_hist = space.tallied_pairs(Tolerances(10.0, 3200.0), 2.0, weight)
+    monkeypatch.setattr(simfind, "_CHUNK_FILES", 16)
+    parts, parts_hist = space.tallied_pairs(Tolerances(10.0, 3200.0), 2.0, weight)
+    np.testing.assert_array_equal(parts_hist, whole_hist)
+    assert whole_hist.sum() > 0
+    assert sorted(map(tuple, parts.tolist())) == sorted(map(tuple, whole.tolist()))

@@ -42,6 +42,7 @@ k copies is never expanded into k^2 pairs unless asked.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -1192,6 +1193,10 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         weight, multi, fixed, keep_sum = tally
         tally_args = (weight, multi, fixed, float(keep_sum))
     n_steps = len(TOLERANCE_STEPS)
+    # one tally, each chunk's added as it ends (60 chunks' at once were 36 MB at a
+    # million files)
+    total = None if tally is None else np.zeros((n_steps, n_steps + 1), np.int64)
+    adding = threading.Lock()
 
     def run(i):
         c0, c1 = int(cuts[i]), int(cuts[i + 1])
@@ -1199,17 +1204,20 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         counts = np.zeros(3, np.int64)
         hist = None if tally is None else np.zeros((n_steps, n_steps + 1), np.int64)
         out, found = _sweep_cells(c0, c1, out, counts, *args, hist, *tally_args)
+        if hist is not None:
+            with adding:
+                np.add(total, hist, out=total)
         # a copy: the kernel's buffer may be twice what it found
-        return (out[:found].copy() if found < len(out) // 2 else out[:found]), counts, hist
+        return (out[:found].copy() if found < len(out) // 2 else out[:found]), counts
 
     parts = _map(run, range(len(cuts) - 1))
-    pairs = (np.concatenate([p for p, _, _ in parts]) if len(parts) > 1
+    pairs = (np.concatenate([p for p, _ in parts]) if len(parts) > 1
              else parts[0][0] if parts else np.zeros((0, 2), np.int64))
-    counts = sum((c for _, c, _ in parts), np.zeros(3, np.int64))
+    counts = sum((c for _, c in parts), np.zeros(3, np.int64))
     work = {"files": m, "cells": n_cells, "examined": int(counts[0]),
             "filtered": int(counts[1]), "looked_at": int(counts[2]), "pairs": len(pairs)}
     if tally is not None:
-        work["hist"] = sum((h for _, _, h in parts), np.zeros((n_steps, n_steps + 1), np.int64))
+        work["hist"] = total
     return pairs, work
 
 

@@ -10,7 +10,7 @@ k(k-1)/2 pairs that hit at any tolerance.
   come from a histogram over the pairs of steps that the search fills as it
   meets each candidate, without keeping it (key candidates are tens of times
   the similar pairs: 56 million at 10 % among 100,000 files): O(1) lookups over
-  the whole range, in a fixed 600 KB.
+  the whole range, in 600 KB (and one more per chunk of the search while it runs).
 - Groups are one greedy pass over adjacency lists of the pairs kept: the
   sum-table hits up to ``max_sum`` (what the memory available holds, see
   budget.affordable_sum_ceiling), each list sorted by the slider step at or
