@@ -542,12 +542,9 @@ class GroupsModel(QAbstractItemModel):
     def _fetched_index_of_row(self, row: int) -> QModelIndex:
         """The index of table row ``row`` if the view has its group, else invalid."""
         g = int(self._table.group_of_row[row])
-        top = np.flatnonzero(self._shown[:self._fetched] == g)
-        if not len(top):
+        if not (self._shown[:self._fetched] == g).any():
             return QModelIndex()
-        lo, hi = self._table.start[g], self._table.start[g + 1]
-        position = int(np.flatnonzero(self._member_order[lo:hi] == row)[0])
-        return self.index(position, NAME, self.index(int(top[0]), 0))
+        return self._index_for(g, row, NAME)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self._table is None:
