@@ -10,16 +10,17 @@ painted, so a megabyte costs no more than a screenful.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFontDatabase, QPainter, QPalette
 from PySide6.QtWidgets import (
-    QAbstractScrollArea, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget,
+    QAbstractScrollArea, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget,
 )
 
 from simgui.core.search.alignment import (
     CHANGED_ROW, DELETED_ROW, EQUAL_ROW, INSERTED_ROW, HexComparison,
 )
 from simgui.core.units import format_bytes
+from simgui.gui.message_page import MessageOrPage
 
 
 def _mix(a: QColor, b: QColor, t: float) -> QColor:
@@ -212,10 +213,8 @@ class HexRows(QAbstractScrollArea):
             painter.drawLine(int(sep), int(y), int(sep), int(y + lh))
 
 
-class HexCompare(QWidget):
+class HexCompare(MessageOrPage):
     """The hex rows with a line about what differs, a legend and change-to-change buttons."""
-
-    shown = Signal()  # a comparison or a message is on screen
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -228,9 +227,6 @@ class HexCompare(QWidget):
         self.next_button = QPushButton(self.tr("Next change"))
         self.previous_button.clicked.connect(lambda: self.rows.go_to_change(False))
         self.next_button.clicked.connect(lambda: self.rows.go_to_change(True))
-        self.message = QLabel()
-        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.message.setWordWrap(True)
 
         bar = QHBoxLayout()
         bar.addWidget(self.legend, 1)
@@ -242,23 +238,16 @@ class HexCompare(QWidget):
         layout.addWidget(self.summary)
         layout.addLayout(bar)
         layout.addWidget(self.rows, 1)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.message)
-        self.stack.addWidget(page)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.set_page(page)
         self.show_message("")
 
     def show_message(self, text: str) -> None:
         """A line in place of the rows: loading, an error, nothing to show."""
         self.rows.set_result(None)
-        self.message.setText(text)
-        self.stack.setCurrentWidget(self.message)
-        self.shown.emit()
+        self.show_text(text)
 
     def show_comparison(self, result: HexComparison) -> None:
-        self.stack.setCurrentIndex(1)
+        self.show_page()
         self.rows.set_result(result)
         kinds = np.bincount(result.kind, minlength=4)
         if not kinds[CHANGED_ROW] and not kinds[DELETED_ROW] and not kinds[INSERTED_ROW]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFontDatabase, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
-    QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QStackedWidget, QTextEdit,
-    QVBoxLayout, QWidget,
+    QGridLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextEdit, QWidget,
 )
 
 from simgui.core.search.alignment import (
@@ -22,6 +21,7 @@ from simgui.core.search.alignment import (
 )
 from simgui.core.units import format_bytes
 from simgui.gui.hex_compare import _mix, kind_colours
+from simgui.gui.message_page import MessageOrPage
 
 LONGEST_LINE = 2000  # characters shown of a line (a minified file is one huge line)
 # characters that would start a new line in a QTextDocument, each shown as one visible
@@ -41,10 +41,8 @@ class _Lines(QPlainTextEdit):
         self.setUndoRedoEnabled(False)  # read only: no undo history of a megabyte
 
 
-class TextCompare(QWidget):
+class TextCompare(MessageOrPage):
     """Two columns of numbered lines; see the module docstring."""
-
-    shown = Signal()  # a comparison or a message is on screen
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -60,9 +58,6 @@ class TextCompare(QWidget):
         self.previous_button.clicked.connect(lambda: self.go_to_change(False))
         self.next_button.clicked.connect(lambda: self.go_to_change(True))
         self._change_rows = np.zeros(0, np.int64)  # first row of each run of changed rows
-        self.message = QLabel()
-        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.message.setWordWrap(True)
         for name in ("verticalScrollBar", "horizontalScrollBar"):  # the two scroll together
             a, b = (getattr(c, name)() for c in self.columns)
             a.valueChanged.connect(b.setValue)
@@ -81,12 +76,7 @@ class TextCompare(QWidget):
             grid.addWidget(self.captions[column], 1, column)
             grid.addWidget(self.columns[column], 2, column)
         grid.setRowStretch(2, 1)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.message)
-        self.stack.addWidget(page)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.stack)
+        self.set_page(page)
         self.show_message("")
 
     def show_message(self, text: str) -> None:
@@ -96,9 +86,7 @@ class TextCompare(QWidget):
         for column in self.columns:
             column.clear()
             column.setExtraSelections([])
-        self.message.setText(text)
-        self.stack.setCurrentWidget(self.message)
-        self.shown.emit()
+        self.show_text(text)
 
     def show_comparison(self, result: TextComparison, texts: tuple[str, str] | None = None,
                         inline: dict | None = None) -> None:
@@ -106,7 +94,7 @@ class TextCompare(QWidget):
         :func:`~simgui.core.search.alignment.inline_changes`, if made already (on a
         worker: for a megabyte of short lines that is a good part of the work)."""
         self.result = result
-        self.stack.setCurrentIndex(1)
+        self.show_page()
         texts = texts or column_texts(result)
         self.inline = inline if inline is not None else inline_changes(result)
         for column, side in enumerate((result.a, result.b)):
