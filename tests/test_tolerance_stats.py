@@ -268,7 +268,7 @@ def test_a_slider_move_does_not_wait_behind_a_search_on_the_worker_pool(monkeypa
     from concurrent.futures import ThreadPoolExecutor
 
     import simgui.core.search.workers as workers
-    from simgui.core.search.group_rows import member_distances
+    from simgui.core.search.group_rows import ClassRecords, group_columns
 
     sizes, tables = collection(7, 500)
     space = SearchSpace.build(sizes, tables)
@@ -285,13 +285,17 @@ def test_a_slider_move_does_not_wait_behind_a_search_on_the_worker_pool(monkeypa
         rows = np.arange(len(sizes))
         move = ThreadPoolExecutor(1)
         counted = move.submit(stats.counts_and_groups, simfind.Tolerances(10.0, 10.0, 50.0))
-        measured = move.submit(member_distances, rows, rows[::-1], tables, sizes * 1.0,
-                               np.zeros((len(sizes), 2), np.int64))
+        # one group of every file, file 0 its reference
+        starts = np.arange(len(sizes) + 1)
+        measured = move.submit(group_columns, np.array([0, len(sizes)]), rows, rows,
+                               ClassRecords(starts, rows, sizes, rows), rows, tables,
+                               sizes * 1.0, np.zeros((len(sizes), 2), np.int64), sizes, rows)
         counts, _ = counted.result(timeout=120)  # not behind the blocked pool
         weight = np.diff(space.classes.members_start)[space.classes.of_file[pairs]].prod(axis=1)
         assert counts.similar == int(weight[shared >= 50].sum()) + stats.within
-        distance = measured.result(timeout=120)[0]
-        np.testing.assert_array_equal(distance, np.abs(tables - tables[::-1]).sum(axis=1))
+        table = measured.result(timeout=120)
+        distance = np.abs(tables[table["rows"]] - tables[0]).sum(axis=1)
+        np.testing.assert_array_equal(table["sum_distance"], distance)
         assert not any(b.done() for b in busy)
     finally:
         release.set()

@@ -22,12 +22,11 @@ from simgui.core.search import methods
 from simgui.core.search.budget import affordable_sum_ceiling, check_affordable
 from simgui.core.folders import folder_test
 from simgui.core.search.groups import Group, GroupTable
-from simgui.core.search.group_rows import largest_first, member_distances, member_order
+from simgui.core.search.group_rows import ClassRecords, group_columns
 from simgui.core.search.identical import one_path_per_file
 from simgui.core.search.keys import SKEW, KeyScheme
 from simgui.core.search.simfind import (
     DEFAULT_MIN_SIMILAR_SIZE, DEFAULT_SIZE_FACTOR, SearchSpace, Tolerances,
-    identity_and_similarity,
 )
 from simgui.core.search.tolerances import LOWEST_MIN_CONTENT
 from simgui.core.store import StoredFiles
@@ -85,6 +84,7 @@ class Analysis:
     hashes: np.ndarray  # int64 (n, 2): content hashes
     path_rank: np.ndarray  # int64 (n,): position of each path in sorted order
     class_best: np.ndarray  # int64 (c,): each class's best file, its reference if it leads
+    class_records: ClassRecords  # what a grouping reads of each class
 
     @property
     def space(self) -> SearchSpace:
@@ -145,7 +145,9 @@ class Analysis:
         path_rank = np.empty(n, np.int64)
         path_rank[np.argsort(np.array(files.paths, dtype=object), kind="stable")] = np.arange(n)
         return cls(files, original_index, settings, stats, space.plain_keys, hashes, path_rank,
-                   priority[first_seen])
+                   priority[first_seen],
+                   ClassRecords(space.classes.members_start, space.classes.first, files.sizes,
+                                path_rank))
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
         return self.stats.counts(self._asked(tolerances))
@@ -177,57 +179,18 @@ class Analysis:
         if assignment is None:
             assignment = self.stats.assign(self._asked(tolerances))
         files = self.files
-        file_group = assignment.group_of_class[self.space.classes.of_file]
-        rows = np.flatnonzero(file_group >= 0)
-        group = file_group[rows]
-        references = self.class_best[assignment.leaders]
-        is_reference = np.zeros(len(files), bool)
-        is_reference[references] = True
-        ref = references[group]
-        sum_distance, key_distance, same_hash = member_distances(rows, ref, files.tables,
-                                                                 self.plain_keys, self.hashes)
-        identical, similarity = self.similarity(rows, ref, sum_distance, same_hash)
-        n_groups = len(references)
-        member_bytes = np.where(is_reference[rows], 0, files.sizes[rows])
-        group_bytes = np.bincount(group, weights=member_bytes, minlength=n_groups).astype(np.int64)
-        # renumber: largest first, then by the reference's path
-        new_number = np.empty(n_groups, np.int64)
-        new_number[largest_first(group_bytes, self.path_rank[references])] = np.arange(n_groups)
-        group = new_number[group]
-        # a class's files follow each other (by their first path), so copies of each
-        # other that are only similar to the reference make one run
-        of_class = self.space.classes.of_file[rows]
-        class_rank = self.path_rank[self.space.classes.first[of_class]]
-        order, start = member_order(group, is_reference[rows], identical, sum_distance,
-                                    class_rank, self.path_rank[rows], n_groups)
-        by_number = np.empty(n_groups, np.int64)
-        by_number[new_number] = group_bytes
-        return GroupTable(files, self.original_index, start, rows[order], key_distance[order],
-                          sum_distance[order].astype(np.int64), identical[order],
-                          similarity[order], by_number,
-                          _copies_among_members(of_class[order], identical[order]))
-
-    def similarity(self, rows, ref, sum_distance, same_hash) -> tuple[np.ndarray, np.ndarray]:
-        """(identical, similarity percent) of files ``rows`` against files ``ref``: what
-        every view reports (see methods.pair_similarity)."""
-        files = self.files
-        identical, _ = identity_and_similarity(sum_distance, files.sizes[rows],
-                                               files.sizes[ref], same_hash)
-        return identical, methods.pair_similarity(self.settings.method, files, rows,
-                                                  np.broadcast_to(ref, np.shape(rows)),
-                                                  identical)
+        c = group_columns(assignment.group_start, assignment.group_classes, self.class_best,
+                          self.class_records, self.space.classes.members, files.tables,
+                          self.plain_keys, self.hashes, files.sizes, self.path_rank)
+        rows, start, identical = c["rows"], c["start"], c["identical"]
+        ref = np.repeat(rows[start[:-1]], np.diff(start))  # the reference leads its group
+        similarity = methods.pair_similarity(self.settings.method, files, rows, ref, identical)
+        return GroupTable(files, self.original_index, start, rows, c["key_distance"],
+                          c["sum_distance"], identical, similarity, c["group_bytes"],
+                          c["copy_of"])
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         return self.stats.curve(key_tolerances, sum_tolerances)
-
-
-def _copies_among_members(of_class: np.ndarray, identical: np.ndarray) -> np.ndarray:
-    """Per row of a group table (a class's rows following each other): the row of the
-    first file of its class when that is an earlier row and the files are not the
-    reference's copies, else -1."""
-    rows = np.arange(len(of_class))
-    first = np.maximum.accumulate(np.where(np.diff(of_class, prepend=-1) != 0, rows, 0))
-    return np.where((first < rows) & ~identical, first, -1)
 
 
 def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,

@@ -1,14 +1,18 @@
 """The rows of a group table in kernels: what every slider move computes for each file
 in a group.
 
-:meth:`Analysis.groups` measures each member against its group's reference and
-orders the rows; as numpy expressions over a million files (350,000 rows in
-130,000 groups) that took 270 ms a slider move, most of it temporary (rows, 16)
-arrays and a six-key lexsort.  These kernels do the same in one pass each.  The
-tests hold them to the numpy expressions they replace.
+:func:`group_columns` turns the classes a grouping assigned into the table
+:meth:`Analysis.groups` returns: each group's files, measured against its
+reference and ordered, groups largest first.  As numpy expressions over a
+million files (400,000 rows in 130,000 groups) that took 270 ms a slider move,
+then 110 ms as four kernels over arrays of every file; now two passes over the
+grouped classes, the second writing each row where it ends up, about 25 ms.
+The tests hold it to the numpy expressions it replaces.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from numba import njit
@@ -16,59 +20,200 @@ from numba import njit
 from simgui.core.search import workers as _threads
 
 
-def member_distances(rows: np.ndarray, ref: np.ndarray, tables: np.ndarray,
-                     keys: np.ndarray, hashes: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row: the L1 distance of file ``rows[i]``'s sum table to file ``ref[i]``'s,
-    the distance of their ``keys``, and whether their content ``hashes`` ((n, 2)) are
-    equal."""
-    m = len(rows)
-    sum_distance = np.empty(m, np.int64)
+#: The fields of a class's record (:class:`ClassRecords`): its first file, where its
+#: files begin in ``members``, how many they are, the size of one, the first file's rank
+#: by path, and the reference it was last measured against (-1: none yet), with the
+#: sum-table and key distance to it (the key a float64 in the same bits).
+FIRST, START, COUNT, SIZE, RANK, REFERENCE, SUM, KEY = range(8)
+
+
+class ClassRecords:
+    """What a grouping reads of each class, one 64-byte record each.
+
+    At a million files the classes of a group are far apart in memory, and each
+    array read for a class is a cache miss: read from one record each, a slider move
+    takes half the time.  A record also keeps the class's distances to the reference
+    it was last measured against: a file's sum table is two more misses, and most
+    classes keep their reference from one slider step to the next.  One grouping at a
+    time writes them (``lock``)."""
+
+    def __init__(self, members_start: np.ndarray, first: np.ndarray, sizes: np.ndarray,
+                 path_rank: np.ndarray):
+        records = np.zeros((len(first), 8), np.int64)
+        records[:, FIRST] = first
+        records[:, START] = members_start[:-1]
+        records[:, COUNT] = np.diff(members_start)
+        records[:, SIZE] = sizes[first]
+        records[:, RANK] = path_rank[first]
+        records[:, REFERENCE] = -1
+        self.records = records
+        self.lock = threading.Lock()
+
+    def __reduce__(self):  # a copy (another process) measures afresh
+        records = self.records.copy()
+        records[:, REFERENCE] = -1
+        return _records_from, (records,)
+
+
+def _records_from(records: np.ndarray) -> ClassRecords:
+    made = ClassRecords.__new__(ClassRecords)
+    made.records = records
+    made.lock = threading.Lock()
+    return made
+
+
+def group_columns(group_start: np.ndarray, group_classes: np.ndarray, class_best: np.ndarray,
+                  classes: ClassRecords, members: np.ndarray, tables: np.ndarray,
+                  keys: np.ndarray, hashes: np.ndarray, sizes: np.ndarray,
+                  path_rank: np.ndarray) -> dict[str, np.ndarray]:
+    """The columns of a group table (see :class:`GroupTable`) from a grouping.
+
+    Group g holds the classes ``group_classes[group_start[g]:group_start[g + 1]]``, the
+    first its leader, whose best file ``class_best[leader]`` is the reference; class
+    c's files are ``members[start:start + count]`` (its record in ``classes``) and share
+    size, sum table, key and hash (its first file stands for them).  Groups are
+    renumbered largest first (bytes besides the reference), ties by the reference's
+    ``path_rank``; each group's rows are the reference, its identical copies, then the
+    rest by sum-table distance, class and path.  Per row: the file, its key distance
+    (``keys``) and sum-table distance (``tables``) to the reference, whether it is
+    identical to it (equal size, sum table and ``hashes``), and the earlier row of a
+    copy of it among the members (-1 if none).
+    """
+    with classes.lock:
+        return _columns(np.ascontiguousarray(group_start, np.int64),
+                        np.ascontiguousarray(group_classes, np.int64), class_best,
+                        classes.records, members, tables, keys, hashes, sizes, path_rank)
+
+
+def _columns(group_start, group_classes, class_best, records, members, tables, keys, hashes,
+             sizes, path_rank):
+    n_groups = len(group_start) - 1
+    references = np.ascontiguousarray(class_best[group_classes[group_start[:-1]]], np.int64)
+    count = np.zeros(n_groups, np.int64)
+    group_bytes = np.zeros(n_groups, np.int64)
+    _group_sizes(group_start, group_classes, records, count, group_bytes)
+    group_bytes -= sizes[references]
+    by_size = largest_first(group_bytes, path_rank[references])  # old number of each new
+    start = np.zeros(n_groups + 1, np.int64)
+    np.cumsum(count[by_size], out=start[1:])
+    m = int(start[-1])
+    rows = np.empty(m, np.int64)
     key_distance = np.empty(m, np.float64)
-    same_hash = np.empty(m, np.bool_)
-    rows = np.ascontiguousarray(rows, np.int64)
-    ref = np.ascontiguousarray(ref, np.int64)
+    sum_distance = np.empty(m, np.int64)
+    identical = np.empty(m, np.bool_)
+    copy_of = np.empty(m, np.int64)
     # on the slider moves' pool (a search may be holding the other), half here
     parts = 2 if m >= _threads.PARALLEL_FROM and _threads.workers() > 1 else 1
-    cuts = np.linspace(0, m, parts + 1).astype(np.int64)
+    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)).astype(np.int64)
+    cuts[0], cuts[-1] = 0, n_groups
+    floats = records.view(np.float64)
 
     def run(i):
-        return _distances_in(cuts[i], cuts[i + 1], rows, ref, tables, keys, hashes,
-                             sum_distance, key_distance, same_hash)
+        return _fill(cuts[i], cuts[i + 1], by_size, group_start, group_classes, references,
+                     records, floats, members, tables, keys, hashes, sizes, path_rank, start,
+                     rows, key_distance, sum_distance, identical, copy_of)
 
     _threads.beside(run, range(1, parts), lambda: run(0))
-    return sum_distance, key_distance, same_hash
+    return dict(start=start, rows=rows, key_distance=key_distance, sum_distance=sum_distance,
+                identical=identical, group_bytes=group_bytes[by_size], copy_of=copy_of)
 
 
 @njit(nogil=True, cache=True)
-def _distances_in(lo, hi, rows, ref, tables, keys, hashes, sum_distance, key_distance,
-                  same_hash):
-    for i in range(lo, hi):
-        a = rows[i]
-        b = ref[i]
-        d = 0
-        for t in range(tables.shape[1]):
-            x = np.int64(tables[a, t]) - np.int64(tables[b, t])
-            d += x if x >= 0 else -x
-        sum_distance[i] = d
-        key_distance[i] = abs(keys[a] - keys[b])
-        same_hash[i] = (hashes[a, 0] == hashes[b, 0]) & (hashes[a, 1] == hashes[b, 1])
+def _group_sizes(group_start, group_classes, records, count, group_bytes):
+    """Each group's file count and bytes."""
+    for g in range(group_start.shape[0] - 1):
+        for j in range(group_start[g], group_start[g + 1]):
+            c = group_classes[j]
+            count[g] += records[c, COUNT]
+            group_bytes[g] += records[c, COUNT] * records[c, SIZE]
     return 0
 
 
-def member_order(group: np.ndarray, is_reference: np.ndarray, identical: np.ndarray,
-                 sum_distance: np.ndarray, class_rank: np.ndarray, path_rank: np.ndarray,
-                 n_groups: int) -> tuple[np.ndarray, np.ndarray]:
-    """The order of the rows, and where each group's begin in it (``n_groups + 1``):
-    by group, then the reference first, identical copies next, then by sum-table
-    distance, then by class and by path (``np.lexsort`` of those keys, ``path_rank``
-    unique, so the order is total)."""
-    m = len(group)
-    order = np.empty(m, np.int64)
-    start = np.zeros(n_groups + 1, np.int64)
-    _order_in(np.ascontiguousarray(group, np.int64), is_reference, identical, sum_distance,
-              class_rank, path_rank, order, start)
-    return order, start
+@njit(nogil=True, cache=True)
+def _fill(g0, g1, by_size, group_start, group_classes, references, records, floats, members,
+          tables, keys, hashes, sizes, path_rank, start, rows, key_distance, sum_distance,
+          identical, copy_of):
+    """The rows of groups g0 .. g1-1 (new numbers; ``by_size[g]`` is the old one), each
+    group's written in sequence, measured once per class (``floats``: the records' bits
+    as float64, for the key), then ordered where they lie."""
+    base = start[g0]
+    span = start[g1] - base
+    is_ref = np.zeros(span, np.bool_)
+    class_rank = np.empty(span, np.int64)
+    own_rank = np.empty(span, np.int64)
+    q = base
+    for g in range(g0, g1):
+        old = by_size[g]
+        r = references[old]
+        for j in range(group_start[old], group_start[old + 1]):
+            c = group_classes[j]
+            f0 = records[c, FIRST]
+            if records[c, REFERENCE] == r:
+                d = records[c, SUM]
+                key = floats[c, KEY]
+            else:
+                d = 0
+                for t in range(tables.shape[1]):
+                    x = np.int64(tables[f0, t]) - np.int64(tables[r, t])
+                    d += x if x >= 0 else -x
+                key = abs(keys[f0] - keys[r])
+                records[c, REFERENCE] = r
+                records[c, SUM] = d
+                floats[c, KEY] = key
+            same = False
+            if d == 0:
+                same = (sizes[f0] == sizes[r]) & (hashes[f0, 0] == hashes[r, 0]) \
+                    & (hashes[f0, 1] == hashes[r, 1])
+            rank = records[c, RANK]
+            k = records[c, COUNT]
+            for i in range(k):
+                f = f0 if k == 1 else members[records[c, START] + i]
+                rows[q] = f
+                key_distance[q] = key
+                sum_distance[q] = d
+                identical[q] = same
+                is_ref[q - base] = f == r
+                class_rank[q - base] = rank
+                own_rank[q - base] = rank if k == 1 else path_rank[f]
+                q += 1
+    order = np.empty(span, np.int64)
+    for i in range(span):
+        order[i] = i
+    dist = sum_distance[base:base + span]
+    same = identical[base:base + span]
+    for g in range(g0, g1):
+        lo, hi = start[g] - base, start[g + 1] - base
+        if hi - lo <= 32:
+            for i in range(lo + 1, hi):
+                x = order[i]
+                j = i - 1
+                while j >= lo and _before(x, order[j], is_ref, same, dist, class_rank,
+                                          own_rank):
+                    order[j + 1] = order[j]
+                    j -= 1
+                order[j + 1] = x
+        else:  # stable sorts from the last key to the first
+            by = np.argsort(own_rank[lo:hi], kind="mergesort")
+            by = by[np.argsort(class_rank[lo:hi][by], kind="mergesort")]
+            by = by[np.argsort(dist[lo:hi][by], kind="mergesort")]
+            by = by[np.argsort(1 - same[lo:hi][by].astype(np.int64), kind="mergesort")]
+            by = by[np.argsort(1 - is_ref[lo:hi][by].astype(np.int64), kind="mergesort")]
+            order[lo:hi] = lo + by
+    # the columns in that order
+    rows[base:base + span] = rows[base:base + span][order]
+    key_distance[base:base + span] = key_distance[base:base + span][order]
+    sum_distance[base:base + span] = dist[order]
+    identical[base:base + span] = same[order]
+    class_rank = class_rank[order]
+    # a class's rows follow each other: each not identical to the reference points at
+    # its class's first row
+    for g in range(g0, g1):
+        run = -1
+        for i in range(start[g] - base, start[g + 1] - base):
+            if run < 0 or class_rank[i] != class_rank[i - 1]:
+                run = i
+            copy_of[base + i] = base + run if run < i and not identical[base + i] else -1
+    return 0
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -83,53 +228,6 @@ def _before(a, b, is_reference, identical, sum_distance, class_rank, path_rank):
     if class_rank[a] != class_rank[b]:
         return class_rank[a] < class_rank[b]
     return path_rank[a] < path_rank[b]
-
-
-@njit(nogil=True, cache=True)
-def _order_in(group, is_reference, identical, sum_distance, class_rank, path_rank, order,
-              start):
-    # a counting sort by group (rows of a group keep their order: ascending)
-    for i in range(group.shape[0]):
-        start[group[i] + 1] += 1
-    for g in range(start.shape[0] - 1):
-        start[g + 1] += start[g]
-    fill = start[:-1].copy()
-    grouped = np.empty(group.shape[0], np.int64)
-    for i in range(group.shape[0]):
-        grouped[fill[group[i]]] = i
-        fill[group[i]] += 1
-    # the keys gathered into that order once, so the sorts below compare neighbours in
-    # memory, not rows scattered over the table (half the time at 400,000 rows)
-    is_reference = is_reference[grouped]
-    identical = identical[grouped]
-    sum_distance = sum_distance[grouped]
-    class_rank = class_rank[grouped]
-    path_rank = path_rank[grouped]
-    for i in range(group.shape[0]):
-        order[i] = i
-    # each group's rows: an insertion sort for the usual few, stable sorts for long ones
-    for g in range(start.shape[0] - 1):
-        lo, hi = start[g], start[g + 1]
-        if hi - lo <= 32:
-            for i in range(lo + 1, hi):
-                x = order[i]
-                j = i - 1
-                while j >= lo and _before(x, order[j], is_reference, identical, sum_distance,
-                                          class_rank, path_rank):
-                    order[j + 1] = order[j]
-                    j -= 1
-                order[j + 1] = x
-            continue
-        # a long group: stable sorts from the last key to the first
-        by = np.argsort(path_rank[lo:hi], kind="mergesort")
-        by = by[np.argsort(class_rank[lo:hi][by], kind="mergesort")]
-        by = by[np.argsort(sum_distance[lo:hi][by], kind="mergesort")]
-        by = by[np.argsort(1 - identical[lo:hi][by].astype(np.int64), kind="mergesort")]
-        by = by[np.argsort(1 - is_reference[lo:hi][by].astype(np.int64), kind="mergesort")]
-        order[lo:hi] = lo + by
-    for i in range(order.shape[0]):
-        order[i] = grouped[order[i]]
-    return 0
 
 
 def order_within_groups(start: np.ndarray, key: np.ndarray, descending: bool) -> np.ndarray:

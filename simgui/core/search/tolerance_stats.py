@@ -66,10 +66,25 @@ class HitCounts:
 
 @dataclass(frozen=True)
 class Assignment:
-    """Which group each class falls in at some tolerance (greedy, in ``class_order``)."""
+    """The classes of each group at some tolerance (greedy, in ``class_order``): group
+    g's are ``group_classes[group_start[g]:group_start[g + 1]]``, its leader first (the
+    class whose best file is the group's reference)."""
 
-    group_of_class: np.ndarray  # int64 (c,): group number, or -1 for no group
-    leaders: np.ndarray  # int64 (g,): the class whose best file is each group's reference
+    group_start: np.ndarray  # int64 (g+1,)
+    group_classes: np.ndarray  # int64
+    n_classes: int
+
+    @property
+    def leaders(self) -> np.ndarray:
+        return self.group_classes[self.group_start[:-1]]
+
+    @property
+    def group_of_class(self) -> np.ndarray:
+        """int64 (n_classes,): each class's group, -1 for none."""
+        out = np.full(self.n_classes, -1, np.int64)
+        out[self.group_classes] = np.repeat(np.arange(len(self.group_start) - 1),
+                                            np.diff(self.group_start))
+        return out
 
 
 @dataclass(frozen=True)
@@ -77,9 +92,11 @@ class ToleranceStats:
     space: SearchSpace
     key_hits_at: np.ndarray | None  # int64 (steps,): file pairs hit at each key step
     # candidates that can be sum-table hits below max_sum, as adjacency lists of
-    # classes: class c's neighbours are adjacent_class[adjacent_start[c]:adjacent_start[c+1]],
-    # sorted by the step at or above hit_sum, and each pair appears twice, once from each side
-    adjacent_start: np.ndarray  # int64 (c+1,)
+    # classes in the order grouping takes them: class class_order[p]'s neighbours are
+    # adjacent_class[adjacent_start[p]:adjacent_start[p+1]] (so that the grouping pass
+    # reads the lists in sequence), sorted by the step at or above hit_sum, and each
+    # pair appears twice, once from each side
+    adjacent_start: np.ndarray  # int64 (p+1,)
     adjacent_class: np.ndarray  # int64 (2h,)
     hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
     hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits
@@ -188,9 +205,6 @@ class ToleranceStats:
         ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
             min_sum[keep]
         shared = np.full(len(ca), np.nan) if content is None else content[keep]
-        *adjacency, hit_content = _adjacency(ca, cb, min_key, min_sum, weight, shared,
-                                             len(counts))
-
         if priority is None:
             priority = np.arange(len(space.sizes))
         # a class's turn comes with its best file
@@ -199,8 +213,12 @@ class ToleranceStats:
         class_order = of_file[np.sort(first_seen)]
         # a single file with no candidate pair forms no group and joins none: the
         # grouping pass skips them (six in ten classes of a million synthetic files)
-        start = adjacency[0]
-        class_order = class_order[(np.diff(start)[class_order] > 0) | (counts[class_order] > 1)]
+        degree = np.bincount(ca, minlength=len(counts)) + np.bincount(cb, minlength=len(counts))
+        class_order = class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
+        position = np.full(len(counts), -1, np.int64)
+        position[class_order] = np.arange(len(class_order))
+        *adjacency, hit_content = _adjacency(position[ca], position[cb], ca, cb, min_key,
+                                             min_sum, weight, shared, len(class_order))
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
                    sum_hits_at, int((counts * (counts - 1) // 2).sum()), float(max_key),
                    float(max_sum), class_order,
@@ -237,13 +255,14 @@ class ToleranceStats:
         ``class_order``; an unclaimed class claims its unclaimed neighbours."""
         self._check(tolerances)
         sizes = np.diff(self.space.classes.members_start)
-        group_of_class = np.full(len(sizes), -1, np.int64)
-        leaders = np.empty(len(sizes), np.int64)
-        g = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key, self.hit_sum,
-                           self._content_of_hits(tolerances), float(tolerances.key),
-                           float(tolerances.sum), float(tolerances.content), sizes,
-                           self.class_order, group_of_class, leaders)
-        return Assignment(group_of_class, leaders[:g].copy())
+        group_classes = np.empty(len(self.class_order), np.int64)
+        group_start = np.empty(len(self.class_order) + 1, np.int64)
+        g, m = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key,
+                              self.hit_sum, self._content_of_hits(tolerances),
+                              float(tolerances.key), float(tolerances.sum),
+                              float(tolerances.content), sizes, self.class_order, group_start,
+                              group_classes)
+        return Assignment(group_start[:g + 1].copy(), group_classes[:m].copy(), len(sizes))
 
     def counts_and_groups(self, tolerances: Tolerances) -> tuple[HitCounts, Assignment]:
         """Both at once, which is what a slider move needs.  Groups are one sequential
@@ -256,12 +275,12 @@ class ToleranceStats:
         similar = sum_hits
         if tolerances.content > 0:
             content = self._content_of_hits(tolerances)
-            n_classes = len(self.adjacent_start) - 1
+            n_lists = len(self.adjacent_start) - 1
             parts = max(1, _threads.workers() - 1) if len(self.hit_key) >= \
                 _threads.PARALLEL_FROM else 1
             cuts = np.searchsorted(self.adjacent_start,
                                    np.linspace(0, len(self.hit_key), parts + 1)).astype(np.int64)
-            cuts[0], cuts[-1] = 0, n_classes
+            cuts[0], cuts[-1] = 0, n_lists
 
             def run(i):
                 return _weight_within(cuts[i], cuts[i + 1], self.adjacent_start, self.hit_key,
@@ -338,18 +357,18 @@ def _step_index(tolerance: float) -> int | None:
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
 
 
-def _adjacency(ca, cb, min_key, min_sum, weight, content, n_classes):
-    """Pairs as adjacency lists of classes, both directions, each list sorted by the
-    slider step at or above the sum-table tolerance (the selective test), and
-    above the top step by the tolerance itself: a pass over a list stops at the
-    first step beyond the slider.
+def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
+    """Pairs of classes ``(ca[p], cb[p])`` as adjacency lists, both directions: cb[p]
+    joins list la[p] and ca[p] list lb[p].  Each list is sorted by the slider step at
+    or above the sum-table tolerance (the selective test), and above the top step by
+    the tolerance itself: a pass over a list stops at the first step beyond the slider.
 
-    Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content); class c's list is
-    start[c] .. start[c + 1].  Each worker thread takes a range of classes with
+    Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content); list l is
+    start[l] .. start[l + 1].  Each worker thread takes a range of lists with
     about as many edges as the others and deals and sorts just those."""
-    start = np.zeros(n_classes + 1, np.int64)
-    start[1:] = np.cumsum(np.bincount(ca, minlength=n_classes)
-                          + np.bincount(cb, minlength=n_classes))
+    start = np.zeros(n_lists + 1, np.int64)
+    start[1:] = np.cumsum(np.bincount(la, minlength=n_lists)
+                          + np.bincount(lb, minlength=n_lists))
     m = int(start[-1])
     neighbour = np.empty(m, np.int64)
     hit_key = np.empty(m, np.float64)
@@ -358,27 +377,26 @@ def _adjacency(ca, cb, min_key, min_sum, weight, content, n_classes):
     hit_content = np.empty(m, np.float64)
     parts = _threads.workers() if len(ca) >= _threads.PARALLEL_FROM else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
-    cuts = np.unique(np.concatenate(([0], cuts, [n_classes]))).astype(np.int64)
-    map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], ca, cb, min_key, min_sum, weight,
-                                        content, start, neighbour, hit_key, hit_sum, hit_weight,
-                                        hit_content),
+    cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
+    map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], la, lb, ca, cb, min_key, min_sum,
+                                        weight, content, start, neighbour, hit_key, hit_sum,
+                                        hit_weight, hit_content),
                 range(len(cuts) - 1))
     return start, neighbour, hit_key, hit_sum, hit_weight, hit_content
 
 
 @njit(nogil=True, cache=True)
-def _adjacency_of(c0, c1, ca, cb, min_key, min_sum, weight, content, start, neighbour, hit_key,
-                  hit_sum, hit_weight, hit_content):
-    """The lists of classes c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those
-    touching these classes are dealt to them as one 40-byte record, then each list is
-    sorted where it lies."""
+def _adjacency_of(c0, c1, la, lb, ca, cb, min_key, min_sum, weight, content, start, neighbour,
+                  hit_key, hit_sum, hit_weight, hit_content):
+    """Lists c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those joining these
+    lists are dealt to them as one 40-byte record, then each list is sorted where it
+    lies."""
     base = start[c0]
     fill = start[c0:c1] - base
     # hit_sum, hit_key, neighbour, weight, content
     records = np.empty((start[c1] - base, 5), np.float64)
     for p in range(ca.shape[0]):
-        a, b = ca[p], cb[p]
-        for c, d in ((a, b), (b, a)):
+        for c, d in ((la[p], cb[p]), (lb[p], ca[p])):
             if c0 <= c < c1:
                 x = fill[c - c0]
                 records[x, 0] = min_sum[p]
@@ -435,8 +453,8 @@ def _confirmed(content, min_content):
 @njit(nogil=True, cache=True)
 def _weight_within(c0, c1, starts, hit_key, hit_sum, weight, content, key_tol, sum_tol,
                    min_content):
-    """Twice the weight of the pairs within the tolerances, from the lists of classes
-    c0 .. c1-1 (each pair is in two lists)."""
+    """Twice the weight of the pairs within the tolerances, from lists c0 .. c1-1 (each
+    pair is in two lists)."""
     total = 0
     for c in range(c0, c1):
         for i in range(starts[c], starts[c + 1]):
@@ -451,15 +469,19 @@ def _weight_within(c0, c1, starts, hit_key, hit_sum, weight, content, key_tol, s
 
 @njit(nogil=True, cache=True)
 def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_tol, min_content,
-                   class_sizes, order, group_of_class, leaders):
+                   class_sizes, order, group_start, group_classes):
+    """Groups as (group count, classes written): see :class:`Assignment`."""
     claimed = np.zeros(class_sizes.shape[0], np.bool_)
     groups = 0
-    for c in order:
+    m = 0
+    for p in range(order.shape[0]):  # class order[p]'s list is the p-th
+        c = order[p]
         if claimed[c]:
             continue
         claimed[c] = True
         near = 0
-        for i in range(starts[c], starts[c + 1]):
+        group_classes[m] = c  # the leader first
+        for i in range(starts[p], starts[p + 1]):
             if hit_sum[i] > sum_tol:
                 if _beyond_all_later(hit_sum[i], sum_tol):
                     break
@@ -467,10 +489,11 @@ def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_t
             d = neighbours[i]
             if hit_key[i] <= key_tol and not claimed[d] and _confirmed(content[i], min_content):
                 claimed[d] = True
-                group_of_class[d] = groups
                 near += 1
+                group_classes[m + near] = d
         if near or class_sizes[c] > 1:
-            group_of_class[c] = groups
-            leaders[groups] = c
+            group_start[groups] = m
+            m += near + 1
             groups += 1
-    return groups
+    group_start[groups] = m
+    return groups, m
