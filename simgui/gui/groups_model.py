@@ -48,7 +48,7 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 #: Groups the view is given at a time: it lays out every row it has after each reset,
 #: a Python call or three per row, so 10,000 groups cost 150 ms a slider move; more
 #: come as the user scrolls down (fetchMore), or when one is asked for by file.
-FETCH_BATCH = 1000
+FETCH_BATCH = 200
 
 #: Role giving the file index (into the table's files) of a file row, -1 for group rows.
 FILE_ROLE = Qt.ItemDataRole.UserRole + 1
