@@ -57,7 +57,9 @@ def synthetic(n: int, which: str) -> StoredFiles:
                                                 for i, e in enumerate(exts)],
                        sizes=sizes, mtimes_ns=np.arange(n), devices=np.ones(n, np.int64),
                        inodes=np.arange(n), tables=tables,
-                       hashes=[i.to_bytes(16, "little") for i in range(n)], extensions=exts)
+                       hashes=[i.to_bytes(16, "little") for i in range(n)], extensions=exts,
+                       # as a store says of files that are not pictures
+                       is_picture=np.zeros(n, bool))
 
 
 def moves(sum_ceiling: float) -> list[tuple[float, float]]:
