@@ -89,9 +89,17 @@ def _columns(group_start, group_classes, class_best, records, members, tables, k
              sizes, path_rank):
     n_groups = len(group_start) - 1
     references = np.ascontiguousarray(class_best[group_classes[group_start[:-1]]], np.int64)
-    count = np.zeros(n_groups, np.int64)
-    group_bytes = np.zeros(n_groups, np.int64)
-    _group_sizes(group_start, group_classes, records, count, group_bytes)
+    count = np.empty(n_groups, np.int64)
+    group_bytes = np.empty(n_groups, np.int64)
+    # on the slider moves' pool (a search may be holding the other), half here
+    parts = 2 if len(group_classes) >= _threads.PARALLEL_FROM and _threads.workers() > 1 else 1
+    cuts = np.searchsorted(group_start, np.linspace(0, len(group_classes), parts + 1))
+    cuts[0], cuts[-1] = 0, n_groups
+    _threads.beside(lambda i: _group_sizes(cuts[i], cuts[i + 1], group_start, group_classes,
+                                           records, count, group_bytes),
+                    range(1, parts),
+                    lambda: _group_sizes(cuts[0], cuts[1], group_start, group_classes, records,
+                                         count, group_bytes))
     group_bytes -= sizes[references]
     by_size = largest_first(group_bytes, path_rank[references])  # old number of each new
     start = np.zeros(n_groups + 1, np.int64)
@@ -102,8 +110,6 @@ def _columns(group_start, group_classes, class_best, records, members, tables, k
     sum_distance = np.empty(m, np.int64)
     identical = np.empty(m, np.bool_)
     copy_of = np.empty(m, np.int64)
-    # on the slider moves' pool (a search may be holding the other), half here
-    parts = 2 if m >= _threads.PARALLEL_FROM and _threads.workers() > 1 else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)).astype(np.int64)
     cuts[0], cuts[-1] = 0, n_groups
     floats = records.view(np.float64)
@@ -119,13 +125,17 @@ def _columns(group_start, group_classes, class_best, records, members, tables, k
 
 
 @njit(nogil=True, cache=True)
-def _group_sizes(group_start, group_classes, records, count, group_bytes):
-    """Each group's file count and bytes."""
-    for g in range(group_start.shape[0] - 1):
+def _group_sizes(g0, g1, group_start, group_classes, records, count, group_bytes):
+    """The file count and bytes of groups g0 .. g1-1."""
+    for g in range(g0, g1):
+        k = 0
+        b = 0
         for j in range(group_start[g], group_start[g + 1]):
             c = group_classes[j]
-            count[g] += records[c, COUNT]
-            group_bytes[g] += records[c, COUNT] * records[c, SIZE]
+            k += records[c, COUNT]
+            b += records[c, COUNT] * records[c, SIZE]
+        count[g] = k
+        group_bytes[g] = b
     return 0
 
 
