@@ -239,3 +239,20 @@ def test_expand_all_opens_the_groups_beyond_the_first_batch_too(qtbot):
     view.expand_all()
     assert m.rowCount() == FETCH_BATCH + 30
     assert all(view.tree.isExpanded(m.index(r, 0)) for r in range(m.rowCount()))
+
+
+def test_size_order_holds_for_a_table_whose_groups_are_not_largest_first(qtbot):
+    """The window takes a search's table as it comes (largest first) without sorting it
+    again; a table in another order (references changed, say) is still shown largest
+    first, equal groups in table order."""
+    import dataclasses
+
+    files = files_with_groups(n_groups=12, per_group=3, seed=6)
+    table = Analysis.build(files).groups(Tolerances(1, 1))
+    reordered = dataclasses.replace(table, group_bytes=np.array(
+        [5, 9, 5, 1, 9, 0, 7, 7, 3, 9, 2, 5], np.int64)[:len(table)])
+    m = GroupsModel()
+    m.set_table(reordered)
+    m.sort(SIZE, Qt.SortOrder.DescendingOrder)
+    shown = [m.data(m.index(i, 0), GROUP_ROLE) for i in range(m.rowCount())]
+    assert shown == sorted(range(len(table)), key=lambda g: (-reordered.group_bytes[g], g))

@@ -239,10 +239,16 @@ class GroupsModel(QAbstractItemModel):
             group_key = np.minimum.reduceat(t.similarity, t.start[:-1])
         else:
             group_key = row_key[t.start[:-1]]
-        g_key = group_key[groups]
-        by = np.lexsort((groups, -g_key if descending else g_key)) if g_key.dtype != object \
-            else _object_order(g_key, groups, descending)
-        self._shown = groups[by]
+        if descending and not self._filter and column == SIZE \
+                and bool(np.all(group_key[:-1] >= group_key[1:])):
+            # already in order, as a search's table comes (largest first): ties keep it,
+            # and a sort of 130,000 groups is saved at each slider move
+            self._shown = groups
+        else:
+            g_key = group_key[groups]
+            by = np.lexsort((groups, -g_key if descending else g_key)) \
+                if g_key.dtype != object else _object_order(g_key, groups, descending)
+            self._shown = groups[by]
         # members within each group, the reference staying first
         k = row_key if row_key.dtype != object else _ranks(row_key)
         self._member_order = order_within_groups(t.start, k, descending)
