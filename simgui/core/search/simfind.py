@@ -1382,10 +1382,7 @@ class SearchSpace:
         fixed[fixed_ids] = True
         # classes searched in several extensions meet their partners more than once:
         # their pairs are all kept, and one per pair of classes tallied below
-        multi = np.zeros(len(self.sizes), np.bool_)
-        if self.mixed_extensions:
-            of = self.classes.of_file[reps]
-            multi[reps[np.bincount(of, minlength=len(self.classes.first))[of] > 1]] = True
+        multi = self._searched_in_several_extensions(reps)
         weight = np.ascontiguousarray(weight, dtype=np.int64)
         pairs, work = _similar_pairs(reps, self.sizes, self.tables,
                                      np.ascontiguousarray(self.keys, dtype=np.float64),
@@ -1424,12 +1421,27 @@ class SearchSpace:
                                      np.ascontiguousarray(self.ext_ids, dtype=np.int64),
                                      key_frac, sum_frac, self.extension_offsets(),
                                      self.size_factor, counting)
-        # a match in an extension with its own fixed tolerances holds at any slider
-        fixed = list(self.override_ids(overrides))
-        preferred = np.isin(self.ext_ids[pairs[:, 0]], fixed) if fixed else None
         if self.mixed_extensions:
-            pairs = pairs[self.one_per_class_pair(pairs, preferred)]
+            # only a class searched in several extensions meets a partner more than once:
+            # the pairs of those (a few in a hundred on /usr) are thinned to one a class pair
+            multi = self._searched_in_several_extensions(reps)
+            odd = np.flatnonzero(multi[pairs[:, 0]] | multi[pairs[:, 1]])
+            # a match in an extension with its own fixed tolerances holds at any slider
+            fixed = list(self.override_ids(overrides))
+            preferred = np.isin(self.ext_ids[pairs[odd, 0]], fixed) if fixed else None
+            keep = np.ones(len(pairs), np.bool_)
+            keep[odd] = False
+            keep[odd[self.one_per_class_pair(pairs[odd], preferred)]] = True
+            pairs = pairs[keep]
         return pairs, work
+
+    def _searched_in_several_extensions(self, reps: np.ndarray) -> np.ndarray:
+        """bool per file: one of ``reps`` (:meth:`search_reps`) whose class has others."""
+        multi = np.zeros(len(self.sizes), np.bool_)
+        if self.mixed_extensions:
+            of = self.classes.of_file[reps]
+            multi[reps[np.bincount(of, minlength=len(self.classes.first))[of] > 1]] = True
+        return multi
 
 
 @njit(nogil=True, cache=True)
