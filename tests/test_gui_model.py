@@ -256,3 +256,36 @@ def test_size_order_holds_for_a_table_whose_groups_are_not_largest_first(qtbot):
     m.sort(SIZE, Qt.SortOrder.DescendingOrder)
     shown = [m.data(m.index(i, 0), GROUP_ROLE) for i in range(m.rowCount())]
     assert shown == sorted(range(len(table)), key=lambda g: (-reordered.group_bytes[g], g))
+
+
+def test_members_are_in_order_in_groups_given_to_the_view_later_too(qtbot):
+    """Members are ordered as each group reaches the view (a batch, fetchMore, a file
+    asked for), not all at every slider move: every group given, reference first, the
+    rest by the sort column."""
+    files = files_with_groups(n_groups=FETCH_BATCH + 30, per_group=4, seed=7)
+    table = Analysis.build(files).groups(Tolerances(1, 1))
+    m = GroupsModel()
+    QAbstractItemModelTester(m, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    m.sort(NAME, Qt.SortOrder.DescendingOrder)  # before a table: applies to it
+    m.set_table(table)
+
+    def names(row):
+        group = m.index(row, 0)
+        return [m.data(m.index(i, NAME, group)).replace("  (reference)", "")
+                for i in range(m.rowCount(group))]
+
+    def in_order(row):
+        members = names(row)[1:]
+        return members == sorted(members, key=str.casefold, reverse=True)
+
+    assert m.rowCount() == FETCH_BATCH and all(in_order(r) for r in range(m.rowCount()))
+    m.fetchMore(QModelIndex())
+    assert m.rowCount() == FETCH_BATCH + 30
+    assert all(in_order(r) for r in range(m.rowCount()))
+    assert not all(names(r)[1:] == sorted(names(r)[1:]) for r in range(m.rowCount()))
+    # a file asked for in a group the view does not have yet
+    m.set_table(table)
+    file = int(table.rows[table.start[m.shown_groups()[-1]] + 2])
+    index = m.index_of_file(file)
+    assert index.isValid() and m.file_of(index) == file
+    assert in_order(index.parent().row())
