@@ -411,3 +411,25 @@ def test_a_file_stored_through_a_linked_folder_is_in_its_reference_folder(tmp_pa
     assert as_lists(table_) == [[str(tmp_path / "via" / "b"), str(tmp_path / "other" / "a")]]
     without = dataclasses.replace(settings, references=())
     assert as_lists(Analysis.build(files, without).groups(Tolerances(1, 1)))[0][0].endswith("a")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 400), st.lists(
+    st.tuples(st.sampled_from([0.1, 0.5, 1.0, 3.2, 5.0, 10.0]),
+              st.sampled_from([0.1, 0.5, 1.0, 3.2, 5.0, 10.0])), min_size=2, max_size=6),
+       st.booleans())
+def test_slider_moves_on_one_analysis_equal_fresh_analyses(seed, n, moves, references):
+    """One analysis keeps each class's distances to its last reference from move to
+    move (group_rows.ClassRecords); every move's table equals that of an analysis that
+    measured everything afresh, column for column."""
+    files = collection(seed, n)
+    settings_ = SearchSettings(references=("/d1",) if references else ())
+    kept = Analysis.build(files, settings_)
+    for key, sum_ in moves:
+        tolerances = Tolerances(key, sum_)
+        got = kept.groups(tolerances)
+        expected = Analysis.build(files, settings_).groups(tolerances)
+        for name in ("start", "rows", "key_distance", "sum_distance", "identical",
+                     "group_bytes", "copy_of"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(expected, name),
+                                          err_msg=name)

@@ -139,29 +139,24 @@ def test_distances_kept_from_earlier_groupings_equal_fresh_ones(seed, n_classes,
             np.testing.assert_array_equal(got[name], expected[name], err_msg=name)
 
 
-def test_group_columns_split_over_two_threads_equal_one(monkeypatch):
-    """Above PARALLEL_FROM rows the groups are dealt to two threads by rows."""
+def test_group_columns_on_two_threads_equal_numpy(monkeypatch):
+    """Above PARALLEL_FROM grouped classes the groups are dealt to two threads by rows:
+    classes of several files, records kept from move to move."""
     import simgui.core.search.workers as workers
 
-    rng = np.random.default_rng(5)
-    n = 3000
-    members_start = np.arange(n + 1, dtype=np.int64)
-    members = np.arange(n, dtype=np.int64)
-    tables = rng.integers(0, 3, (n, 16))
-    group_of_class = rng.integers(-1, 400, n)
-    leaders = np.array([np.flatnonzero(group_of_class == g)[0] for g in range(400)])
-    group_of_class[leaders] = np.arange(400)
-    classes = dict(class_best=members, members_start=members_start, members=members,
-                   first=members, tables=tables, keys=rng.normal(0, 10, n),
-                   hashes=np.zeros((n, 2), np.int64), sizes=rng.integers(1, 5, n),
-                   path_rank=rng.permutation(n))
-    lists = as_lists(rng, group_of_class, leaders)
-    one = columns(lists, classes)
     monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
     monkeypatch.setattr(workers, "workers", lambda: 2)
-    two = columns(lists, classes)
-    for name in one:
-        np.testing.assert_array_equal(two[name], one[name], err_msg=name)
+    rng = np.random.default_rng(5)
+    n_classes = 2000
+    classes = random_classes(rng, n_classes, 3, False, np.int64)
+    records = ClassRecords(classes["members_start"], classes["first"], classes["sizes"],
+                           classes["path_rank"])
+    for _ in range(3):
+        group_of_class, leaders = random_grouping(rng, n_classes)
+        got = columns(as_lists(rng, group_of_class, leaders), classes, records)
+        expected = numpy_columns(group_of_class, leaders, **classes)
+        for name in expected:
+            np.testing.assert_array_equal(got[name], expected[name], err_msg=name)
 
 
 @settings(max_examples=80, deadline=None)

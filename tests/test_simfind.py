@@ -677,3 +677,28 @@ def test_projections_equal_the_hadamard_rows(table, dtype):
 @njit(cache=False)
 def _projections(table, out):
     _project(table, 0, out)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 300), st.booleans(),
+       st.sampled_from([(1.0, 1.0), (3.2, 3.2), (10.0, 5.0)]))
+def test_only_pairs_of_classes_in_several_extensions_are_thinned(seed, n, override, tol):
+    """class_pairs thins to one pair per class pair only the pairs touching a class
+    searched in several extensions; the result equals thinning every pair."""
+    from tests.test_analysis import collection
+
+    files = collection(seed, n)
+    space = SearchSpace.build(files.sizes, files.tables, extensions=files.extensions,
+                              class_extra=np.frombuffer(b"".join(files.hashes), np.int64)
+                              .reshape(n, 2), classes_by_extension=False)
+    overrides = {"bin": Tolerances(0.5, 0.5)} if override else None
+    key_frac, sum_frac = space.fractions(Tolerances(*tol), overrides)
+    every, _ = simfind._similar_pairs(space.search_reps(), space.sizes, space.tables,
+                                      np.ascontiguousarray(space.keys, np.float64),
+                                      np.ascontiguousarray(space.ext_ids, np.int64),
+                                      key_frac, sum_frac, space.extension_offsets(),
+                                      space.size_factor, False)
+    fixed = list(space.override_ids(overrides))
+    preferred = np.isin(space.ext_ids[every[:, 0]], fixed) if fixed else None
+    expected = every[space.one_per_class_pair(every, preferred)]
+    np.testing.assert_array_equal(space.class_pairs(Tolerances(*tol), overrides), expected)

@@ -96,7 +96,7 @@ class ToleranceStats:
     # adjacent_class[adjacent_start[p]:adjacent_start[p+1]] (so that the grouping pass
     # reads the lists in sequence), sorted by the step at or above hit_sum, and each
     # pair appears twice, once from each side
-    adjacent_start: np.ndarray  # int64 (p+1,)
+    adjacent_start: np.ndarray  # int64 (len(class_order) + 1,)
     adjacent_class: np.ndarray  # int64 (2h,)
     hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
     hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits

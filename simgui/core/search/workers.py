@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -51,7 +52,13 @@ def beside(fn, items, here):
     calling thread: (what ``here`` returned, the results in order)."""
     pool = light_pool()
     futures = [pool.submit(fn, item) for item in items] if pool is not None else None
-    done = here()
+    try:
+        done = here()
+    finally:
+        # even when ``here`` failed, nothing returns while the others still run: they
+        # may be writing what a lock held by the caller protects
+        if futures is not None:
+            concurrent.futures.wait(futures)
     return done, ([f.result() for f in futures] if futures is not None
                   else [fn(item) for item in items])
 
