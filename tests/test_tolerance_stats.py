@@ -313,3 +313,28 @@ def test_the_tally_is_the_same_in_one_chunk_or_many(monkeypatch):
     np.testing.assert_array_equal(parts_hist, whole_hist)
     assert whole_hist.sum() > 0
     assert sorted(map(tuple, parts.tolist())) == sorted(map(tuple, whole.tolist()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 300),
+       st.lists(st.tuples(st.integers(0, len(TOLERANCE_STEPS) - 1),
+                          st.integers(0, len(TOLERANCE_STEPS) - 1)), min_size=1, max_size=8),
+       st.sampled_from([0.0, 30.0, 50.0]))
+def test_grouping_at_steps_from_the_hits_steps_equals_it_from_their_tolerances(
+        seed, n, moves, min_content):
+    """A slider move groups from each hit's step (two bytes) instead of its tolerance
+    (eight): the same groups, with the content check or without."""
+    import dataclasses
+
+    sizes, tables = collection(seed, n)
+    space = SearchSpace.build(sizes, tables)
+    rng = np.random.default_rng(seed)
+    stats = ToleranceStats.build(space, 10.0, rng.permutation(n), max_sum=10.0,
+                                 content=lambda pairs: rng.uniform(0, 100, len(pairs)))
+    from_tolerances = dataclasses.replace(stats, hit_key_step=None, hit_sum_step=None)
+    for k, s in moves:
+        t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]),
+                               min_content)
+        a, b = stats.assign(t), from_tolerances.assign(t)
+        np.testing.assert_array_equal(a.group_start, b.group_start)
+        np.testing.assert_array_equal(a.group_classes, b.group_classes)

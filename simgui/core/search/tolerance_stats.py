@@ -97,7 +97,7 @@ class ToleranceStats:
     # reads the lists in sequence), sorted by the step at or above hit_sum, and each
     # pair appears twice, once from each side
     adjacent_start: np.ndarray  # int64 (len(class_order) + 1,)
-    adjacent_class: np.ndarray  # int64 (2h,)
+    adjacent_class: np.ndarray  # int32 (2h,) (int64 from 2**31 classes)
     hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
     hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits
     weight: np.ndarray  # int64 (2h,): file pairs each class pair stands for
@@ -115,6 +115,10 @@ class ToleranceStats:
     #: the pairs kept all have at least this share of content in common (0: all kept),
     #: so the content check cannot be set lower, nor off
     content_floor: float = 0.0
+    #: uint16 (2h,): the slider step at or above hit_key and hit_sum (len(TOLERANCE_STEPS)
+    #: above the top): what a grouping at slider steps reads, a third of the bytes
+    hit_key_step: np.ndarray | None = None
+    hit_sum_step: np.ndarray | None = None
 
     def __post_init__(self):
         if self.counted_sum < self.max_sum:
@@ -217,12 +221,14 @@ class ToleranceStats:
         class_order = class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
         position = np.full(len(counts), -1, np.int64)
         position[class_order] = np.arange(len(class_order))
-        *adjacency, hit_content = _adjacency(position[ca], position[cb], ca, cb, min_key,
-                                             min_sum, weight, shared, len(class_order))
+        *adjacency, hit_content, key_step, sum_step = _adjacency(
+            position[ca], position[cb], ca, cb, min_key, min_sum, weight, shared,
+            len(class_order))
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
                    sum_hits_at, int((counts * (counts - 1) // 2).sum()), float(max_key),
                    float(max_sum), class_order,
-                   counted_sum=MAX_TOLERANCE if tallied is not None else float(max_sum))
+                   counted_sum=MAX_TOLERANCE if tallied is not None else float(max_sum),
+                   hit_key_step=key_step, hit_sum_step=sum_step)
 
     def _check(self, tolerances: Tolerances, key_hits: bool = False) -> None:
         """Groups (and with ``key_hits`` counts) can be had at ``tolerances``."""
@@ -257,11 +263,19 @@ class ToleranceStats:
         sizes = np.diff(self.space.classes.members_start)
         group_classes = np.empty(len(self.class_order), np.int64)
         group_start = np.empty(len(self.class_order) + 1, np.int64)
-        g, m = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key,
-                              self.hit_sum, self._content_of_hits(tolerances),
-                              float(tolerances.key), float(tolerances.sum),
-                              float(tolerances.content), sizes, self.class_order, group_start,
-                              group_classes)
+        key_step, sum_step = _step_index(tolerances.key), _step_index(tolerances.sum)
+        if self.hit_key_step is not None and key_step is not None and sum_step is not None:
+            # at slider steps (every move of the window's sliders): the steps of the hits
+            g, m = _greedy_groups_at_steps(
+                self.adjacent_start, self.adjacent_class, self.hit_key_step, self.hit_sum_step,
+                self._content_of_hits(tolerances), key_step, sum_step,
+                float(tolerances.content), sizes, self.class_order, group_start, group_classes)
+        else:
+            g, m = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key,
+                                  self.hit_sum, self._content_of_hits(tolerances),
+                                  float(tolerances.key), float(tolerances.sum),
+                                  float(tolerances.content), sizes, self.class_order,
+                                  group_start, group_classes)
         return Assignment(group_start[:g + 1].copy(), group_classes[:m].copy(), len(sizes))
 
     def counts_and_groups(self, tolerances: Tolerances) -> tuple[HitCounts, Assignment]:
@@ -363,31 +377,34 @@ def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
     or above the sum-table tolerance (the selective test), and above the top step by
     the tolerance itself: a pass over a list stops at the first step beyond the slider.
 
-    Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content); list l is
+    Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step,
+    sum_step), the last two the steps at or above hit_key and hit_sum; list l is
     start[l] .. start[l + 1].  Each worker thread takes a range of lists with
     about as many edges as the others and deals and sorts just those."""
     start = np.zeros(n_lists + 1, np.int64)
     start[1:] = np.cumsum(np.bincount(la, minlength=n_lists)
                           + np.bincount(lb, minlength=n_lists))
     m = int(start[-1])
-    neighbour = np.empty(m, np.int64)
+    neighbour = np.empty(m, np.int32 if ca.max(initial=0) < 2**31 else np.int64)
     hit_key = np.empty(m, np.float64)
     hit_sum = np.empty(m, np.float64)
     hit_weight = np.empty(m, np.int64)
     hit_content = np.empty(m, np.float64)
+    key_step = np.empty(m, np.uint16)
+    sum_step = np.empty(m, np.uint16)
     parts = _threads.workers() if len(ca) >= _threads.PARALLEL_FROM else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
     cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
     map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], la, lb, ca, cb, min_key, min_sum,
                                         weight, content, start, neighbour, hit_key, hit_sum,
-                                        hit_weight, hit_content),
+                                        hit_weight, hit_content, key_step, sum_step),
                 range(len(cuts) - 1))
-    return start, neighbour, hit_key, hit_sum, hit_weight, hit_content
+    return start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step, sum_step
 
 
 @njit(nogil=True, cache=True)
 def _adjacency_of(c0, c1, la, lb, ca, cb, min_key, min_sum, weight, content, start, neighbour,
-                  hit_key, hit_sum, hit_weight, hit_content):
+                  hit_key, hit_sum, hit_weight, hit_content, key_step, sum_step):
     """Lists c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those joining these
     lists are dealt to them as one 40-byte record, then each list is sorted where it
     lies."""
@@ -441,6 +458,8 @@ def _adjacency_of(c0, c1, la, lb, ca, cb, min_key, min_sum, weight, content, sta
             neighbour[q] = np.int64(records[r, 2])
             hit_weight[q] = np.int64(records[r, 3])
             hit_content[q] = records[r, 4]
+            key_step[q] = step_at_or_above(records[r, 1])
+            sum_step[q] = step_at_or_above(records[r, 0])
     return 0
 
 
@@ -488,6 +507,40 @@ def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_t
                 continue
             d = neighbours[i]
             if hit_key[i] <= key_tol and not claimed[d] and _confirmed(content[i], min_content):
+                claimed[d] = True
+                near += 1
+                group_classes[m + near] = d
+        if near or class_sizes[c] > 1:
+            group_start[groups] = m
+            m += near + 1
+            groups += 1
+    group_start[groups] = m
+    return groups, m
+
+
+@njit(nogil=True, cache=True)
+def _greedy_groups_at_steps(starts, neighbours, key_step, sum_step, content, key_at, sum_at,
+                            min_content, class_sizes, order, group_start, group_classes):
+    """:func:`_greedy_groups` at slider steps ``key_at`` and ``sum_at`` (indices into
+    TOLERANCE_STEPS), from the steps of the hits: a hit's tolerance is at or below a
+    step exactly when its step is (see steps.on_steps), and each list is sorted by it."""
+    claimed = np.zeros(class_sizes.shape[0], np.bool_)
+    check = min_content > 0.0
+    groups = 0
+    m = 0
+    for p in range(order.shape[0]):  # class order[p]'s list is the p-th
+        c = order[p]
+        if claimed[c]:
+            continue
+        claimed[c] = True
+        near = 0
+        group_classes[m] = c  # the leader first
+        for i in range(starts[p], starts[p + 1]):
+            if sum_step[i] > sum_at:
+                break
+            d = neighbours[i]
+            if key_step[i] <= key_at and not claimed[d] and (
+                    not check or content[i] >= min_content):
                 claimed[d] = True
                 near += 1
                 group_classes[m + near] = d
