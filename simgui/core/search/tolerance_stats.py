@@ -264,18 +264,17 @@ class ToleranceStats:
         group_classes = np.empty(len(self.class_order), np.int64)
         group_start = np.empty(len(self.class_order) + 1, np.int64)
         key_step, sum_step = _step_index(tolerances.key), _step_index(tolerances.sum)
-        if self.hit_key_step is not None and key_step is not None and sum_step is not None:
-            # at slider steps (every move of the window's sliders): the steps of the hits
-            g, m = _greedy_groups_at_steps(
-                self.adjacent_start, self.adjacent_class, self.hit_key_step, self.hit_sum_step,
-                self._content_of_hits(tolerances), key_step, sum_step,
-                float(tolerances.content), sizes, self.class_order, group_start, group_classes)
-        else:
-            g, m = _greedy_groups(self.adjacent_start, self.adjacent_class, self.hit_key,
-                                  self.hit_sum, self._content_of_hits(tolerances),
-                                  float(tolerances.key), float(tolerances.sum),
-                                  float(tolerances.content), sizes, self.class_order,
-                                  group_start, group_classes)
+        # at slider steps (every move of the window's sliders): the steps of the hits
+        at_steps = self.hit_key_step is not None and key_step is not None \
+            and sum_step is not None
+        g, m = _greedy_groups(self.adjacent_start, self.adjacent_class,
+                              self.hit_key_step if at_steps else self.hit_key,
+                              self.hit_sum_step if at_steps else self.hit_sum,
+                              self._content_of_hits(tolerances),
+                              float(key_step if at_steps else tolerances.key),
+                              float(sum_step if at_steps else tolerances.sum),
+                              float(tolerances.content), sizes, self.class_order,
+                              group_start, group_classes, at_steps)
         return Assignment(group_start[:g + 1].copy(), group_classes[:m].copy(), len(sizes))
 
     def counts_and_groups(self, tolerances: Tolerances) -> tuple[HitCounts, Assignment]:
@@ -488,8 +487,11 @@ def _weight_within(c0, c1, starts, hit_key, hit_sum, weight, content, key_tol, s
 
 @njit(nogil=True, cache=True)
 def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_tol, min_content,
-                   class_sizes, order, group_start, group_classes):
-    """Groups as (group count, classes written): see :class:`Assignment`."""
+                   class_sizes, order, group_start, group_classes, at_steps):
+    """Groups as (group count, classes written): see :class:`Assignment`.  With
+    ``at_steps``, ``hit_key`` and ``hit_sum`` are the hits' slider steps and the
+    tolerances step indices: a hit's tolerance is at or below a step exactly when its
+    step is (see steps.on_steps), a third of the bytes to read."""
     claimed = np.zeros(class_sizes.shape[0], np.bool_)
     groups = 0
     m = 0
@@ -502,45 +504,12 @@ def _greedy_groups(starts, neighbours, hit_key, hit_sum, content, key_tol, sum_t
         group_classes[m] = c  # the leader first
         for i in range(starts[p], starts[p + 1]):
             if hit_sum[i] > sum_tol:
-                if _beyond_all_later(hit_sum[i], sum_tol):
+                # each list is sorted by step: at a step, every later hit is beyond it
+                if at_steps or _beyond_all_later(hit_sum[i], sum_tol):
                     break
                 continue
             d = neighbours[i]
             if hit_key[i] <= key_tol and not claimed[d] and _confirmed(content[i], min_content):
-                claimed[d] = True
-                near += 1
-                group_classes[m + near] = d
-        if near or class_sizes[c] > 1:
-            group_start[groups] = m
-            m += near + 1
-            groups += 1
-    group_start[groups] = m
-    return groups, m
-
-
-@njit(nogil=True, cache=True)
-def _greedy_groups_at_steps(starts, neighbours, key_step, sum_step, content, key_at, sum_at,
-                            min_content, class_sizes, order, group_start, group_classes):
-    """:func:`_greedy_groups` at slider steps ``key_at`` and ``sum_at`` (indices into
-    TOLERANCE_STEPS), from the steps of the hits: a hit's tolerance is at or below a
-    step exactly when its step is (see steps.on_steps), and each list is sorted by it."""
-    claimed = np.zeros(class_sizes.shape[0], np.bool_)
-    check = min_content > 0.0
-    groups = 0
-    m = 0
-    for p in range(order.shape[0]):  # class order[p]'s list is the p-th
-        c = order[p]
-        if claimed[c]:
-            continue
-        claimed[c] = True
-        near = 0
-        group_classes[m] = c  # the leader first
-        for i in range(starts[p], starts[p + 1]):
-            if sum_step[i] > sum_at:
-                break
-            d = neighbours[i]
-            if key_step[i] <= key_at and not claimed[d] and (
-                    not check or content[i] >= min_content):
                 claimed[d] = True
                 near += 1
                 group_classes[m + near] = d
