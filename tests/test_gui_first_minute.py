@@ -2,6 +2,7 @@
 folders never scanned, the user guide, opening files, stages in the status bar, and the
 command line's undo and progress line."""
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -265,3 +266,20 @@ def test_the_progress_line_is_ended_before_the_batch_result(capsys):
     assert out.err.startswith("\rTrash 2/3 files")
     assert out.err.endswith("\r")  # the line was wiped before the result was printed
     assert out.out.startswith("Batch 3 (trash)")
+
+
+def test_the_current_file_stays_current_when_a_slider_moves(qtbot, window, tmp_path):
+    """A slider move regroups; the file the user was on is found again (by its index in
+    the search's files, not its path among all of them) and stays the current one."""
+    scan_tree(qtbot, window, tmp_path)
+    group = window.model.index(0, 0)
+    window.groups.tree.expand(group)
+    window.groups.tree.setCurrentIndex(window.model.index(1, 0, group))
+    file = window.groups.current_file()
+    path = window.groups.current_path()
+    assert file >= 0
+    tolerances = window.tolerance.tolerances()
+    for key in (tolerances.key, 9.9, tolerances.key):
+        window._apply_tolerances(dataclasses.replace(tolerances, key=key))
+        assert window.groups.current_file() == file
+        assert window.groups.current_path() == path

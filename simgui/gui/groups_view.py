@@ -377,11 +377,14 @@ class GroupsView(QWidget):
 
     # -- files ------------------------------------------------------------------------
 
-    def current_path(self) -> str | None:
+    def current_file(self) -> int:
+        """The current file as an index into the shown table's files, -1 if none."""
         if self.copies_only_action.isChecked():
-            f = self.copies.copies.file_of(self.copies.currentIndex())
-            return self.model.table.files.paths[f] if f >= 0 else None
-        f = self.model.file_of(self.tree.currentIndex())
+            return self.copies.copies.file_of(self.copies.currentIndex())
+        return self.model.file_of(self.tree.currentIndex())
+
+    def current_path(self) -> str | None:
+        f = self.current_file()
         return self.model.table.files.paths[f] if f >= 0 else None
 
     def open_current(self) -> None:

@@ -797,12 +797,18 @@ class MainWindow(QMainWindow):
             return  # another method's search is on its way; its results apply the sliders
         if tolerances.content < self.analysis.stats.content_floor:
             return  # the content check was turned off: a search without it is on its way
-        current = self.groups.current_path()
+        # the current file, found again by its index when the table shown is of these
+        # files (a path looked up among a million took 10 ms a move)
+        same_files = self.model.table is not None and \
+            self.model.table.files is self.analysis.files
+        current = self.groups.current_file() if same_files else self.groups.current_path()
         counts, self.table = self.analysis.at(tolerances)
         self.tolerance.show_counts(counts)
         self.model.set_table(self.table, self.protected_folders())
         self.table = self.model.table  # with the references the user chose
-        if current is not None:
+        if same_files and current >= 0 and self.table.files is self.analysis.files:
+            self.groups.select_file(current)
+        elif not same_files and current is not None:
             self._reselect(current)
         self._show_empty_state()
         self._chart_stale = True
