@@ -806,9 +806,10 @@ class MainWindow(QMainWindow):
         self.tolerance.show_counts(counts)
         self.model.set_table(self.table, self.protected_folders())
         self.table = self.model.table  # with the references the user chose
-        if same_files and current >= 0 and self.table.files is self.analysis.files:
-            self.groups.select_file(current)
-        elif not same_files and current is not None:
+        if same_files:  # references chosen and pairs ignored keep the table's files
+            if current >= 0:
+                self.groups.select_file(current)
+        elif current is not None:
             self._reselect(current)
         self._show_empty_state()
         self._chart_stale = True

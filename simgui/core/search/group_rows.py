@@ -5,8 +5,9 @@ in a group.
 :meth:`Analysis.groups` returns: each group's files, measured against its
 reference and ordered, groups largest first.  As numpy expressions over a
 million files (400,000 rows in 130,000 groups) that took 270 ms a slider move,
-then 110 ms as four kernels over arrays of every file; now two passes over the
-grouped classes, the second writing each row where it ends up, about 25 ms.
+then about 90 ms as four kernels over arrays of every file; now two passes over
+the grouped classes, the second writing each group's rows in sequence, about 45 ms
+(docs/speed.md).
 The tests hold it to the numpy expressions it replaces.
 """
 
@@ -31,11 +32,10 @@ class ClassRecords:
     """What a grouping reads of each class, one 64-byte record each.
 
     At a million files the classes of a group are far apart in memory, and each
-    array read for a class is a cache miss: read from one record each, a slider move
-    takes half the time.  A record also keeps the class's distances to the reference
-    it was last measured against: a file's sum table is two more misses, and most
-    classes keep their reference from one slider step to the next.  One grouping at a
-    time writes them (``lock``)."""
+    array read for a class is a cache miss: one record is one miss.  A record also
+    keeps the class's distances to the reference it was last measured against: a
+    file's sum table is two more misses, and most classes keep their reference from
+    one slider step to the next.  One grouping at a time writes them (``lock``)."""
 
     def __init__(self, members_start: np.ndarray, first: np.ndarray, sizes: np.ndarray,
                  path_rank: np.ndarray):

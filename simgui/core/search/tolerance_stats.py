@@ -307,7 +307,7 @@ class ToleranceStats:
         else:
             assignment = self.assign(tolerances)
         return HitCounts(key_hits=self._key_hits(tolerances.key), sum_hits=sum_hits,
-                         groups=len(assignment.leaders), all_pairs=n * (n - 1) // 2,
+                         groups=len(assignment.group_start) - 1, all_pairs=n * (n - 1) // 2,
                          similar=similar), assignment
 
     def _content_of_hits(self, tolerances: Tolerances) -> np.ndarray:
