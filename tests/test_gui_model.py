@@ -289,3 +289,34 @@ def test_members_are_in_order_in_groups_given_to_the_view_later_too(qtbot):
     index = m.index_of_file(file)
     assert index.isValid() and m.file_of(index) == file
     assert in_order(index.parent().row())
+
+
+def test_a_chosen_reference_holds_in_the_groups_of_another_search(qtbot):
+    """The chosen references are found by path in each table's files; a new search
+    (files in another order, as a rescan may give) finds the same file again."""
+    from simgui.core.search.rereference import with_references
+
+    files = files_with_groups(n_groups=6, per_group=4, seed=8)
+    order = np.arange(len(files.paths))[::-1]
+    shuffled = StoredFiles(ids=files.ids[order], paths=[files.paths[i] for i in order],
+                           sizes=files.sizes[order], mtimes_ns=files.mtimes_ns[order],
+                           devices=files.devices[order], inodes=files.inodes[order],
+                           tables=files.tables[order], hashes=[files.hashes[i] for i in order],
+                           extensions=[files.extensions[i] for i in order])
+    analyses = [Analysis.build(f) for f in (files, shuffled)]
+    m = GroupsModel()
+    current = {}
+    m.rereference = lambda table, chosen: with_references(current["analysis"], table, chosen)
+
+    def show(analysis):
+        current["analysis"] = analysis
+        m.set_table(analysis.groups(Tolerances(1, 1)))
+        t = m.table
+        return {t.files.paths[t.rows[t.start[g]]] for g in range(len(t))}
+
+    show(analyses[0])
+    t = m.table
+    chosen = t.files.paths[int(t.rows[t.start[0] + 3])]  # a member, not the reference
+    m.make_reference(int(t.rows[t.start[0] + 3]))
+    for analysis in (analyses[0], analyses[1], analyses[0]):
+        assert chosen in show(analysis)

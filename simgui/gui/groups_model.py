@@ -93,6 +93,7 @@ class GroupsModel(QAbstractItemModel):
         #: the window (it needs the search's data: see core.search.rereference)
         self.rereference = None
         self._chosen_references: list[str] = []  # paths the user made references, in order
+        self._paths_indexed = None  # (files, path -> index): see _index_of_paths
         self._ignored: list[tuple[str, str]] = []  # pairs that are not duplicates
         self._source: GroupTable | None = None  # the table given, before the two above
 
@@ -178,10 +179,17 @@ class GroupsModel(QAbstractItemModel):
     def _with_chosen_references(self, table: GroupTable | None) -> GroupTable | None:
         if table is None or not self._chosen_references or self.rereference is None:
             return table
-        where = {p: i for i, p in enumerate(table.files.paths)}
+        where = self._index_of_paths(table.files)
         files = [where[p] for p in self._chosen_references if p in where]
         self._marked.difference_update(self._chosen_references)
         return self.rereference(table, files) if files else table
+
+    def _index_of_paths(self, files) -> dict[str, int]:
+        """path -> index in ``files``, made once per search's files: every slider move
+        looks the chosen references up (mapping a million paths took 0.6 s a move)."""
+        if self._paths_indexed is None or self._paths_indexed[0] is not files:
+            self._paths_indexed = (files, {p: i for i, p in enumerate(files.paths)})
+        return self._paths_indexed[1]
 
     def set_protected(self, folders: tuple[str, ...]) -> None:
         """Reference folders changed: their files lose their marks and check boxes now."""
