@@ -110,9 +110,7 @@ class GroupsModel(QAbstractItemModel):
         self._table = self._with_chosen_references(table)
         self._folded = None  # case-folded paths, made on the first filter
         self._set_protected(protected)
-        self._arrange()
-        self._fetched = min(len(self._shown), FETCH_BATCH)
-        self._order_members(self._shown[:self._fetched])
+        self._arrange_afresh()
         self.endResetModel()
         self.marks_changed.emit()
 
@@ -215,9 +213,7 @@ class GroupsModel(QAbstractItemModel):
         """Show only groups with a file whose path contains ``text`` (any case)."""
         self.beginResetModel()
         self._filter = text.casefold().strip()
-        self._arrange()
-        self._fetched = min(len(self._shown), FETCH_BATCH)
-        self._order_members(self._shown[:self._fetched])
+        self._arrange_afresh()
         self.endResetModel()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -234,6 +230,12 @@ class GroupsModel(QAbstractItemModel):
         after = [self._index_for(g, r, i.column()) for (g, r), i in zip(before, persistent)]
         self.changePersistentIndexList(persistent, after)
         self.layoutChanged.emit()
+
+    def _arrange_afresh(self) -> None:
+        """Arrange the groups, the view to be given the first batch of them (a reset)."""
+        self._arrange()
+        self._fetched = min(len(self._shown), FETCH_BATCH)
+        self._order_members(self._shown[:self._fetched])
 
     def _arrange(self) -> None:
         t = self._table
@@ -449,9 +451,7 @@ class GroupsModel(QAbstractItemModel):
         if len(shown) == 0:
             return QModelIndex()
         self._fetch_to(int(shown[0]))
-        lo, hi = t.start[g], t.start[g + 1]
-        position = int(np.flatnonzero(self._member_order[lo:hi] == row)[0])
-        return self.index(position, 0, self.index(int(shown[0]), 0))
+        return self._index_for(g, row, 0)
 
     def index_of_group(self, group: int) -> QModelIndex:
         shown = np.flatnonzero(self._shown == group)
