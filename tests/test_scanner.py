@@ -121,7 +121,18 @@ def test_hard_links_are_one_file(tmp_path, store):
     assert rep.files_read == 1 and rep.hard_links == 1
 
 
-def test_unreadable_file_is_recorded_and_scan_goes_on(tmp_path, store, monkeypatch):
+@pytest.fixture
+def python_reads(monkeypatch):
+    """Every file read from Python (read_file), as where the compiled reads of small
+    files are not available: the tests that patch Python's os.open and os.read see
+    every open and read (tests/test_compiled_reads.py tests those reads)."""
+    from simgui.core.reading import small_files
+
+    monkeypatch.setattr(small_files, "_compiled", False)
+
+
+def test_unreadable_file_is_recorded_and_scan_goes_on(tmp_path, store, monkeypatch,
+                                                      python_reads):
     root = make_tree(tmp_path / "t", {"locked": b"secret", "open": b"fine"})
     real_open = os.open
 
@@ -140,7 +151,8 @@ def test_unreadable_file_is_recorded_and_scan_goes_on(tmp_path, store, monkeypat
     assert rep.files_read == 1 and list(store.errors()) == []
 
 
-def test_file_vanishing_after_the_walk_is_reported_not_stored(tmp_path, store, monkeypatch):
+def test_file_vanishing_after_the_walk_is_reported_not_stored(tmp_path, store, monkeypatch,
+                                                               python_reads):
     root = make_tree(tmp_path / "t", {"ghost": b"boo", "stays": b"here"})
     real_open = os.open
 
@@ -176,7 +188,8 @@ def test_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch):
     assert scan(store, [root]).files_read == 1  # read again next time
 
 
-def test_small_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch):
+def test_small_file_changing_while_read_is_not_trusted(tmp_path, store, monkeypatch,
+                                                       python_reads):
     # a small file, read whole at once (simgui.core.reading.small_files)
     root = make_tree(tmp_path / "t", {"growing.log": b"x" * 1000})
     real_read = os.read

@@ -522,12 +522,16 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
     stop = threading.Event()
 
     def work(batch: list[_Found]) -> list[tuple[_Found, FileRecord]]:
+        if stop.is_set():
+            return []  # cancelled: hand back what is read
+        quick = _read_small(batch, tags) if options.fingerprints else [None] * len(batch)
         done = []
-        for found in batch:
-            if stop.is_set():
-                break  # cancelled: hand back what is read
-            done.append((found, read_file(found.path, tags,
-                                          fingerprints=options.fingerprints)))
+        for found, record in zip(batch, quick):
+            if record is None:
+                if stop.is_set():
+                    break  # cancelled: hand back what is read
+                record = read_file(found.path, tags, fingerprints=options.fingerprints)
+            done.append((found, record))
         return done
 
     def accept(found: _Found, record: FileRecord) -> None:
@@ -604,6 +608,31 @@ def _read_all(store, to_read, tags, tagset_id, options, rep, issue, issues_to_sa
             save()
             raise
         save()
+
+
+def _read_small(batch: list[_Found], tags: Sequence[int]) -> list[FileRecord | None]:
+    """The records of the batch's small files, read in one compiled call (see
+    small_files.read_small_files), as read_file would give them; None for each file
+    not done there (large, changed since the walk, unreadable: read_file reads it
+    and says why), and for every file where the compiled reads are not available."""
+    from simgui.core.reading.small_files import SMALL, compiled_reads, read_small_files
+
+    records: list[FileRecord | None] = [None] * len(batch)
+    small = [i for i, found in enumerate(batch) if found.size <= SMALL]
+    if not small or not compiled_reads():
+        return records
+    paths = [os.fsencode(batch[i].path) for i in small]
+    reads = read_small_files(paths, [batch[i].size for i in small], tags)
+    digest = xxhash.xxh3_128_digest
+    for j in map(int, reads.done.nonzero()[0]):
+        found = batch[small[j]]
+        size, mtime_ns, device, inode = reads.info[j, 1:].tolist()
+        ext = extension_of(found.path)
+        records[small[j]] = FileRecord(
+            paths[j], size, mtime_ns, device, inode, ext, reads.tables[j],
+            digest(reads.content(j)), simhash=int(reads.simhashes[j]),
+            minhash=reads.minhashes[j], **_picture_of(found.path, ext))
+    return records
 
 
 def _batches(files: list[_Found]):

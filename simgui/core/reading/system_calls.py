@@ -1,0 +1,114 @@
+"""open, statx, read and close, called from compiled code (Linux only).
+
+A tree of small files is mostly system calls: made from Python, each file costs a
+trip through the interpreter and its lock, so reader threads wait on each other
+and a scan of small files does not grow with cores (issue 25).  These let a kernel
+(:mod:`simgui.core.reading.small_files`) open, check and read many files in one
+call with the lock released.  Each call is declared by its C name, so numba's
+cache keeps the compiled kernel (an address would differ in every process).
+
+``statx`` is used rather than ``fstat`` because its record has one layout on every
+architecture.  Where these cannot be used (not Linux, a C library or kernel without
+statx) :func:`small_files.compiled_reads` says so, and the scanner reads every file
+from Python.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+
+import llvmlite.ir as ir
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+#: statx(2): the flag that makes it describe the open descriptor itself, and the
+#: fields asked for (type, mode, inode, size, modification time)
+AT_EMPTY_PATH = 0x1000
+STATX_NEEDED = 0x001 | 0x002 | 0x100 | 0x200 | 0x040
+#: offsets in struct statx (linux/stat.h, the same on every architecture)
+_MASK, _MODE, _INO, _SIZE, _MTIME_SEC, _MTIME_NSEC, _DEV_MAJOR, _DEV_MINOR = \
+    0, 28, 32, 40, 112, 120, 136, 140
+STATX_SIZE = 256
+S_IFMT, S_IFREG = 0o170000, 0o100000
+
+
+def present() -> bool:
+    """Whether the C library has the four calls (the kernel may still refuse statx)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+    except OSError:
+        return False
+    return all(hasattr(libc, name) for name in ("open", "read", "close", "statx"))
+
+
+def _declared(name: str, ret, args):
+    """Code that calls the C function ``name`` with ``args`` (numba types), casting
+    the values given."""
+    def codegen(context, builder, signature, values):
+        of = context.get_value_type
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(of(ret), [of(a) for a in args]), name)
+        return builder.call(fn, [context.cast(builder, v, given, wanted)
+                                 for v, given, wanted in zip(values, signature.args, args)])
+    return codegen
+
+
+@intrinsic
+def c_open(typingctx, path, flags):
+    """open(path, flags): ``path`` the address of a NUL-terminated name."""
+    return types.int32(path, flags), _declared("open", types.int32, (types.uintp, types.int32))
+
+
+@intrinsic
+def c_read(typingctx, fd, address, count):
+    return types.intp(fd, address, count), _declared(
+        "read", types.intp, (types.int32, types.uintp, types.uintp))
+
+
+@intrinsic
+def c_close(typingctx, fd):
+    return types.int32(fd), _declared("close", types.int32, (types.int32,))
+
+
+@intrinsic
+def c_statx(typingctx, fd, path, flags, mask, address):
+    return types.int32(fd, path, flags, mask, address), _declared(
+        "statx", types.int32, (types.int32, types.uintp, types.int32, types.uint32, types.uintp))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _u32(record, at):
+    return (np.uint32(record[at]) | (np.uint32(record[at + 1]) << np.uint32(8))
+            | (np.uint32(record[at + 2]) << np.uint32(16))
+            | (np.uint32(record[at + 3]) << np.uint32(24)))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _u64(record, at):
+    return np.uint64(_u32(record, at)) | (np.uint64(_u32(record, at + 4)) << np.uint64(32))
+
+
+@njit(nogil=True, cache=True)
+def describe(fd, record, no_name):
+    """statx of the open ``fd`` into ``record`` (uint8, STATX_SIZE); returns
+    (ok, mode, size, mtime_ns, device, inode), device as glibc's makedev makes it
+    (what os.stat gives)."""
+    if c_statx(fd, no_name.ctypes.data, AT_EMPTY_PATH, STATX_NEEDED, record.ctypes.data) != 0:
+        return False, 0, 0, 0, 0, 0
+    if (_u32(record, _MASK) & STATX_NEEDED) != STATX_NEEDED:
+        return False, 0, 0, 0, 0, 0
+    mode = np.int64(record[_MODE]) | (np.int64(record[_MODE + 1]) << 8)
+    size = np.int64(_u64(record, _SIZE))
+    mtime = np.int64(_u64(record, _MTIME_SEC)) * 1_000_000_000 + np.int64(_u32(record, _MTIME_NSEC))
+    major = np.uint64(_u32(record, _DEV_MAJOR))
+    minor = np.uint64(_u32(record, _DEV_MINOR))
+    device = (((major & np.uint64(0x00000FFF)) << np.uint64(8))
+              | ((major & np.uint64(0xFFFFF000)) << np.uint64(32))
+              | (minor & np.uint64(0x000000FF))
+              | ((minor & np.uint64(0xFFFFFF00)) << np.uint64(12)))
+    return True, mode, size, mtime, np.int64(device), np.int64(_u64(record, _INO))
