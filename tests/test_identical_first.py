@@ -4,6 +4,7 @@ identical-only scan, what it stores, and what a later full scan reuses."""
 import hashlib
 import os
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -104,9 +105,17 @@ def changed_after_the_walk(monkeypatch, name: str, data: bytes, *, same_mtime: b
     monkeypatch.setattr(identical_module, "find_identical", changing)
 
 
+@pytest.fixture(params=[True, False], ids=["compiled reads", "Python reads"])
+def reads(request, monkeypatch):
+    """The stage's reads both ways: compiled, and from Python (where numba is not loaded
+    and there are few files)."""
+    monkeypatch.setattr(identical_module, "USE_COMPILED", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100, 300_000])
 def test_a_file_changed_between_the_walk_and_its_hash_is_not_called_identical(
-        tmp_path, store, monkeypatch, size):
+        tmp_path, store, monkeypatch, size, reads):
     root = make_tree(tmp_path / "t", {"a": b"1" * size, "b": b"1" * size, "c": b"1" * size})
     changed_after_the_walk(monkeypatch, "b", b"2" * size, same_mtime=False)
     rep = scan(store, [root], identical_only=True)
@@ -116,7 +125,7 @@ def test_a_file_changed_between_the_walk_and_its_hash_is_not_called_identical(
 
 @pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100, 300_000])
 def test_a_file_rewritten_in_place_between_the_walk_and_its_hash(tmp_path, store,
-                                                                  monkeypatch, size):
+                                                                  monkeypatch, size, reads):
     """Same size and mtime as the walk saw: the hash is of what is there now."""
     root = make_tree(tmp_path / "t", {"a": b"1" * size, "b": b"1" * size})
     changed_after_the_walk(monkeypatch, "b", b"2", same_mtime=True)
@@ -318,6 +327,43 @@ def test_a_file_of_a_size_no_other_file_has_is_never_opened(tmp_path, store, mon
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(identical_module.os, "open", recording_open)
+    monkeypatch.setattr(identical_module, "USE_COMPILED", False)  # Python's opens, seen above
     scan(store, [root], identical_only=True)
     monkeypatch.undo()
     assert sorted(set(opened) & {"a", "b", "u", "big"}) == ["a", "b"]
+
+
+def test_the_compiled_reads_read_only_files_that_share_a_size(tmp_path, store, monkeypatch):
+    root = make_tree(tmp_path / "t", {"a": b"1" * 10, "b": b"1" * 10, "u": b"unique size",
+                                      "p1": b"p" * 9000, "p2": b"p" * 9000, "v": b"v" * 8000})
+    asked = []
+    real_heads = identical_module._heads
+
+    def recording_heads(files, which, whole, workers):
+        asked.extend((os.path.basename(files[i].path), whole) for i in which)
+        return real_heads(files, which, whole, workers)
+
+    monkeypatch.setattr(identical_module, "_heads", recording_heads)
+    monkeypatch.setattr(identical_module, "USE_COMPILED", True)
+    scan(store, [root], identical_only=True)
+    # small ones whole, larger ones their first 4 KiB (then whole from Python)
+    assert sorted(asked) == [("a", True), ("b", True), ("p1", False), ("p2", False)]
+    assert found_sets(store, root) == {frozenset({"a", "b"}), frozenset({"p1", "p2"})}
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
+    rng = np.random.default_rng(5)
+    contents = {}
+    for i in range(120):
+        size = int(rng.choice([0, 1, 3, 100, PREFIX_BYTES, PREFIX_BYTES + 1, 20_000]))
+        base = bytes([i % 3]) * size  # three contents a size: copies
+        if i % 4 == 0 and size:
+            base = base[:-1] + b"x"  # same size and prefix, another tail
+        contents[f"d{i % 5}/f{i}"] = base
+    root = make_tree(tmp_path / "t", contents)
+    monkeypatch.setattr(identical_module, "USE_COMPILED", compiled)
+    with Store(tmp_path / f"{compiled}.db") as s:
+        scan(s, [root], identical_only=True)
+        got = found_sets(s, root)
+    assert got == reference_sets(root)

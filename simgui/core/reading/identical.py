@@ -12,13 +12,19 @@ FIFO put in its place; a file whose (size, mtime_ns, device, inode) differs from
 walk's, or that changed while it was read, gets no hash: it is not called identical
 (and a clean-up compares the bytes again before it acts anyway).
 
-The module imports no kernel (numba): ``scan --identical-only`` loads none.
+Where many files are to be read (a tree of programs: /usr has 77,000 of up to 4 KiB
+that share a size), they are opened, checked and read in compiled calls with Python's
+lock released (:func:`system_calls.read_heads`), a batch of files at a time on every
+core, and only hashed from Python; that loads numba, about half a second, so a stage
+with fewer files reads them from Python and ``scan --identical-only`` of a small tree
+loads no kernel.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -43,6 +49,14 @@ EMPTY_HASH = xxhash.xxh3_128_digest(b"")
 #: and threads only fight over the GIL (measured on /usr: 2 threads took 2x longer)
 _POOL_FROM = 1 << 18
 _PROGRESS_EVERY_SECONDS = 0.1
+#: files to read (whole small ones and prefixes) from which the compiled reads pay for
+#: loading numba (about 0.5 s, where Python's reads take about 25 us a file); in a
+#: process that has numba loaded already they are always used
+COMPILED_FROM = 20_000
+#: True or False: always or never use the compiled reads (tests); None: as above
+USE_COMPILED: bool | None = None
+#: files a compiled call reads
+_HEADS_BATCH = 1024
 
 
 class Walked(Protocol):
@@ -117,6 +131,57 @@ def content_hash(found: Walked) -> bytes:
         return hasher.digest()
     finally:
         os.close(fd)
+
+
+def _compiled(count: int) -> bool:
+    """Whether to read ``count`` files with the compiled reads (see COMPILED_FROM)."""
+    if USE_COMPILED is False or (USE_COMPILED is None and count < COMPILED_FROM
+                                 and "numba" not in sys.modules):
+        return False
+    from simgui.core.reading.system_calls import heads_available
+
+    return heads_available()
+
+
+def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: int):
+    """(i, its bytes or None) for each file ``which`` names: with ``whole`` its whole
+    content (files of up to PREFIX_BYTES), else its first PREFIX_BYTES; None where the
+    compiled read did not vouch for it (the caller reads that file from Python, which
+    gives the error).  Batches of files on a pool of ``workers`` threads, in order."""
+    import numpy as np
+
+    from simgui.core.reading.file_reads import OPEN_FLAGS
+    from simgui.core.reading.system_calls import read_heads
+
+    def batch(part: Sequence[int]):
+        n = len(part)
+        paths = [os.fsencode(files[i].path) for i in part]
+        walked = np.array([(f.size, f.mtime_ns, f.device, f.inode)
+                           for f in (files[i] for i in part)], np.int64).reshape(n, 4)
+        # a whole file: one byte past its size tells a growing one
+        want = walked[:, 0] + 1 if whole else np.full(n, PREFIX_BYTES, np.int64)
+        expect = walked[:, 0] if whole else want
+        names = np.frombuffer(b"\0".join(paths) + b"\0", np.uint8)
+        name_at = np.zeros(n, np.int64)
+        np.cumsum(np.fromiter(map(len, paths), np.int64, n)[:-1] + 1, out=name_at[1:])
+        data_at = np.zeros(n + 1, np.int64)
+        np.cumsum(want, out=data_at[1:])
+        data = np.empty(int(data_at[-1]), np.uint8)
+        got = np.empty(n, np.int64)
+        read_heads(names, name_at, walked, want, OPEN_FLAGS, data, data_at, got)
+        view = memoryview(data)
+        return [(i, view[a:a + g] if g == e else None) for i, a, g, e in
+                zip(part, data_at.tolist(), got.tolist(), expect.tolist())]
+
+    parts = [which[k:k + _HEADS_BATCH] for k in range(0, len(which), _HEADS_BATCH)]
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1,
+                            thread_name_prefix="simgui-identical") as pool:
+        try:
+            for done in pool.map(batch, parts):
+                yield from done
+        except BaseException:
+            pool.shutdown(cancel_futures=True)  # cancelled: only the batches being read finish
+            raise
 
 
 def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
@@ -259,7 +324,14 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
         result.bytes_read += files[i].size
 
     failed = result.failed
-    for i, digest in _small_hashes(files, small):
+    compiled = _compiled(len(small) + sum(len(g) for g in prefixed))
+    if compiled:
+        digest_of = xxhash.xxh3_128_digest
+        small_hashes = ((i, digest_of(data) if data is not None else hashed(i))
+                        for i, data in _heads(files, small, True, workers))
+    else:
+        small_hashes = _small_hashes(files, small)
+    for i, digest in small_hashes:
         if isinstance(digest, OSError):
             failed[i] = digest
         else:
@@ -271,11 +343,19 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     # the prefixes: a set of one size splits by its first 4 KiB; the files still sharing
     # a prefix with another are read whole
     reading: list[int] = []
+    prefixes: dict[int, int] = {}  # read by the compiled reads
+    if compiled:
+        prefix_of = xxhash.xxh3_64_intdigest
+        prefixes = {i: prefix_of(data) for i, data in
+                    _heads(files, [i for g in prefixed for i in g], False, workers)
+                    if data is not None}
     for group in prefixed:
         by_prefix: dict[int, list[int]] = defaultdict(list)
         for i in group:
             try:
-                by_prefix[prefix_hash(files[i])].append(i)
+                known_prefix = prefixes.get(i)
+                by_prefix[prefix_hash(files[i]) if known_prefix is None
+                          else known_prefix].append(i)
             except OSError as exc:
                 if hashes[i] is None:
                     result.failed[i] = exc
