@@ -3,6 +3,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simgui.core.search.keys import (
     EXTENSION_SPAN, SKEW, UNIFORM, KeyScheme, compute_keys, extension_of, extension_offset,
@@ -62,6 +64,19 @@ def test_the_largest_weights_keep_every_key_finite():
                                         (".bashrc", ""), ("dir.d/file", "")])
 def test_extension_of(path, ext):
     assert extension_of(path) == ext
+
+
+def reference_extension_of(path: str) -> str:
+    """Obviously correct: the name, split at its last dot."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    stem, dot, ext = name.rpartition(".")
+    return ext.casefold() if dot and stem else ""
+
+
+@given(st.lists(st.sampled_from(["a", "B", ".", "/", "\\", "..", "tXt", "\udcff", "ß"]),
+                max_size=12).map("".join))
+def test_extension_of_equals_the_reference(path):
+    assert extension_of(path) == reference_extension_of(path)
 
 
 def test_extension_offset_uses_first_three_case_folded_characters():

@@ -8,10 +8,13 @@ import re
 
 
 def extension_of(path: str) -> str:
-    """The case-folded extension without the dot ('' when there is none)."""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    stem, dot, ext = name.rpartition(".")
-    return ext.casefold() if dot and stem else ""
+    """The case-folded extension without the dot ('' when there is none): what follows
+    the last dot of the name (after the last '/' or '\\'), if something precedes it in
+    the name.  (Found from the end without copying the path: every walked file asks.)"""
+    dot = path.rfind(".")
+    if dot <= max(path.rfind("/"), path.rfind("\\")) + 1:
+        return ""
+    return path[dot + 1:].casefold()
 
 
 #: A skip pattern that starts with this is a regular expression, searched in the path.
