@@ -16,6 +16,9 @@ from simgui.core.search.simfind import (SearchSpace, _project, classes_of, expan
                                  find_pairs, pair_distances)
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
+# imported here, not in a test: a module of @given tests imported inside one is a
+# nested @given to hypothesis, which fails its health check when run alone
+from tests.test_analysis import collection as analysis_collection
 
 # these tests check the paper's search itself: the content check after it is off
 Tolerances = functools.partial(simfind.Tolerances, content=0.0)
@@ -685,9 +688,7 @@ def _projections(table, out):
 def test_only_pairs_of_classes_in_several_extensions_are_thinned(seed, n, override, tol):
     """class_pairs thins to one pair per class pair only the pairs touching a class
     searched in several extensions; the result equals thinning every pair."""
-    from tests.test_analysis import collection
-
-    files = collection(seed, n)
+    files = analysis_collection(seed, n)
     space = SearchSpace.build(files.sizes, files.tables, extensions=files.extensions,
                               class_extra=np.frombuffer(b"".join(files.hashes), np.int64)
                               .reshape(n, 2), classes_by_extension=False)

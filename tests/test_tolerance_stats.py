@@ -338,3 +338,95 @@ def test_grouping_at_steps_from_the_hits_steps_equals_it_from_their_tolerances(
         a, b = stats.assign(t), from_tolerances.assign(t)
         np.testing.assert_array_equal(a.group_start, b.group_start)
         np.testing.assert_array_equal(a.group_classes, b.group_classes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections(min_size=2), st.lists(st.sampled_from(["a", "b", "c"]), min_size=40,
+                                         max_size=40),
+       st.integers(0, 3), st.sampled_from([0.5, 3.2, 10.0]), st.sampled_from([10.0, 50.0]),
+       st.booleans(), st.integers(1, 64))
+def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
+        data, exts, copies, max_sum, floor, override, chunk):
+    """The content floor drops pairs a chunk of the search at a time (few of a real
+    collection's hits are related files, too many to hold at once at a million files):
+    the statistics equal those of every hit held, then the floor applied; with copies
+    in several extensions (their pairs tallied once per pair of classes), an extension
+    with its own tolerances, and chunks of any size."""
+    import pytest
+
+    from simgui.core.search.steps import pair_tolerances
+
+    sizes, tables = data
+    if copies:
+        sizes = np.concatenate((sizes, sizes[:copies]))
+        tables = np.concatenate((tables, tables[:copies]))
+    extensions = [exts[i % len(exts)] for i in range(len(sizes))]
+    space = SearchSpace.build(sizes, tables, extensions=extensions, classes_by_extension=False)
+    overrides = {"c": Tolerances(2.0, 0.5)} if override else None
+
+    def content(pairs):  # a share of content in common for each pair, the same every time
+        a, b = pairs[:, 0], pairs[:, 1]
+        return ((a * 7919 + b * 104729) % 101).astype(np.float64)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simfind, "_KEEP_CHUNK_FILES", chunk)
+        streamed = ToleranceStats.build(space, 10.0, max_sum=max_sum, content=content,
+                                        overrides=overrides, content_floor=floor)
+    # every hit held, then the floor: what the statistics did before
+    weight = np.diff(space.classes.members_start)[space.classes.of_file]
+    pairs, hist = space.tallied_pairs(simfind.Tolerances(10.0, 3200.0, 0.0), max_sum, weight,
+                                      overrides)
+    min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
+    fixed = np.isin(space.ext_ids[pairs[:, 0]], list(space.override_ids(overrides)))
+    min_key[fixed] = min_sum[fixed] = 0.0
+    keep = content(pairs) >= floor
+    held = ToleranceStats.from_pairs(space, pairs[keep], min_key[keep], min_sum[keep],
+                                     max_key=10.0, max_sum=max_sum, content=content(pairs)[keep],
+                                     tallied=hist)
+    for name in ("key_hits_at", "sum_hits_at", "adjacent_start", "class_order", "hit_key_step",
+                 "hit_sum_step"):
+        np.testing.assert_array_equal(getattr(streamed, name), getattr(held, name), name)
+
+    def edges(stats):  # each list's edges, in a canonical order (ties may come either way)
+        rows = []
+        for p in range(len(stats.class_order)):
+            lo, hi = stats.adjacent_start[p], stats.adjacent_start[p + 1]
+            rows.append(sorted(zip(stats.adjacent_class[lo:hi].tolist(),
+                                   stats.hit_key[lo:hi].tolist(), stats.hit_sum[lo:hi].tolist(),
+                                   stats.weight[lo:hi].tolist(),
+                                   stats.hit_content[lo:hi].tolist())))
+        return rows
+
+    assert edges(streamed) == edges(held)
+    assert streamed.content_floor == floor
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(20, 300), st.integers(0, 400),
+       st.sampled_from([1.0, 3.7, 10.0]))
+def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept, max_sum):
+    """``max_kept``: the groups reach the largest slider step whose pairs are no more
+    than that many (counted, not estimated), below the search's own ceiling; the counts
+    still reach the ceiling."""
+    sizes, tables = collection(seed, n)
+    space = SearchSpace.build(sizes, tables)
+    whole = ToleranceStats.build(space, 10.0, max_sum=max_sum)
+    cut = ToleranceStats.build(space, 10.0, max_sum=max_sum, max_kept=max_kept)
+    pairs = len(whole.adjacent_class) // 2
+    kept = len(cut.adjacent_class) // 2
+    np.testing.assert_array_equal(cut.key_hits_at, whole.key_hits_at)
+    np.testing.assert_array_equal(cut.sum_hits_at, whole.sum_hits_at)
+    assert cut.max_sum <= max_sum
+    if pairs <= max_kept:
+        assert cut.max_sum == max_sum and kept == pairs
+        return
+    assert cut.max_sum in TOLERANCE_STEPS
+
+    def held_at(tolerance):
+        return int((whole.hit_sum <= tolerance).sum()) // 2
+
+    assert kept == held_at(cut.max_sum)
+    above = TOLERANCE_STEPS[TOLERANCE_STEPS > cut.max_sum]
+    assert kept <= max_kept or cut.max_sum == TOLERANCE_STEPS[0]
+    # the next step up would hold too many, unless the search stopped below it
+    assert not len(above) or above[0] > max_sum or held_at(above[0]) > max_kept

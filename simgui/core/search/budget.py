@@ -28,14 +28,18 @@ from simgui.core.search.simfind import SearchSpace, Tolerances
 from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS
 from simgui.core.units import format_bytes
 
-#: Peak bytes per pair a search holds, measured with tracemalloc on
-#: benchmarks/bench_simfind.py's corpus (100,000 files): 242 for a search at one
-#: tolerance, KEPT for each sum-table hit the sliders' statistics keep; rounded up.
+#: Peak bytes per pair a search holds, measured with tracemalloc: 242 for a search at
+#: one tolerance (benchmarks/bench_simfind.py's corpus, 100,000 files); KEPT for each
+#: sum-table hit the sliders' statistics keep, 171 there and 168 on a store of /usr
+#: (116,843 files, 4.2 million pairs kept); rounded up.  (With a content floor, the
+#: hits it drops are dropped a chunk of the search at a time, as they are found, so
+#: they cost nothing that grows with the collection.)
 BYTES_PER_PAIR = 250
-BYTES_PER_KEPT_PAIR = 250
-#: With a content floor, each sum-table hit is held briefly (the search's buffer, its
-#: tolerances and share of content) before the floor drops it: about 80 bytes.
-BYTES_PER_MET_PAIR = 80
+BYTES_PER_KEPT_PAIR = 180
+#: Peak bytes per sum-table hit the sliders' search finds and holds until the pairs
+#: kept for groups are chosen from them, exactly, by count (the pair, its two
+#: tolerances and share of content, and the copies that join and thin them).
+BYTES_PER_FOUND_PAIR = 96
 #: The share of the available memory a search may plan to use (the rest: the files'
 #: columns, the window, the estimate's error).
 SHARE_OF_MEMORY = 0.5
@@ -84,12 +88,11 @@ class _Sample:
         return len(self.space.class_pairs(tolerances, overrides)) * self.scale
 
     def kept_pairs(self, tolerances: Tolerances, overrides, content, floor: float) -> float:
-        """Estimated memory of the sliders' statistics in kept pairs (BYTES_PER_KEPT_PAIR
-        each): the class pairs at ``tolerances`` held until ``content(pairs)`` (in the
-        space's file indices) drops those under ``floor``, and those it keeps."""
+        """Estimated pairs the sliders' statistics keep at ``tolerances``: the class
+        pairs ``content(pairs)`` (in the space's file indices) keeps at ``floor``."""
         pairs = self.space.class_pairs(tolerances, overrides)
         kept = int((content(self.files[pairs]) >= floor).sum()) if len(pairs) else 0
-        return (len(pairs) * BYTES_PER_MET_PAIR / BYTES_PER_KEPT_PAIR + kept) * self.scale
+        return kept * self.scale
 
     def fitting_steps(self, count, steps: int, budget: int) -> int:
         """How many of the first ``steps`` slider steps give pairs that fit ``budget``
@@ -115,7 +118,7 @@ def affordable_sum_ceiling(space: SearchSpace, key_ceiling: float = MAX_TOLERANC
     similar pairs of extensions with ``overrides`` (which do not move with the
     sliders) count too.  With ``content`` (``content(pairs)``: their share of content
     in common) and a ``content_floor``, only the pairs at or above the floor are kept
-    (see ToleranceStats.build), the others held briefly."""
+    (see ToleranceStats.build): the others are dropped as the search finds them."""
     if budget is None:
         budget = pair_budget(BYTES_PER_KEPT_PAIR)
     sample = _Sample(space, seed)

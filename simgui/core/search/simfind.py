@@ -329,6 +329,9 @@ _MAX_REACH = float(1 << 61)
 _MAX_SIZE = 1 << 62
 #: Files per chunk of search work handed to a thread.
 _CHUNK_FILES = 16384
+#: ... when the pairs a chunk finds are thinned as it ends (tallied_pairs' ``keep``):
+#: smaller, so that what is dropped is held in smaller pieces
+_KEEP_CHUNK_FILES = 2048
 #: A cell's files are searched in batches of at most this many (each batch's
 #: candidates are collected, then tested).
 _BATCH = 1024
@@ -1062,12 +1065,15 @@ def _mark_present(lo, hi, band, b_min, present):
 
 
 def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor,
-                   counting=False, tally=None) -> tuple[np.ndarray, dict]:
+                   counting=False, tally=None, keep=None,
+                   chunk_files: int = _CHUNK_FILES) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
     counts of the work done.  ``ext_offsets``: what the extension modification adds to
     the keys, per extension id.  ``tally``: (weight, multi, fixed, keep_sum) to tally
     the pairs and keep only some (see :func:`_verify_tally`); the counts then hold the
-    tally as ``hist``."""
+    tally as ``hist``.  ``keep``: ``keep(pairs) -> bool mask``, applied to each chunk's
+    pairs as its thread finds them (of ``chunk_files`` files), so that pairs it drops
+    are held a chunk at a time, never all at once."""
     m = len(reps)
     band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
     band = np.empty(m, np.int64)
@@ -1174,7 +1180,7 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
     orig = np.empty(m, np.int64)
     tab = empty_rows(m, 16, np.int32 if biggest < (1 << 30) else np.int64)  # see _scatter
     # chunks of about _CHUNK_FILES files, whole cells each
-    cuts = np.unique(np.append(np.searchsorted(cell_start, np.arange(0, m, _CHUNK_FILES)),
+    cuts = np.unique(np.append(np.searchsorted(cell_start, np.arange(0, m, chunk_files)),
                                n_cells)).astype(np.int64)
     position = np.empty(m, np.int64)
     _map(lambda i: _order_cells(cuts[i], cuts[i + 1], cell_start, order, rep_key, key, position),
@@ -1207,6 +1213,8 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         if hist is not None:
             with adding:
                 np.add(total, hist, out=total)
+        if keep is not None:
+            return out[:found][keep(out[:found])], counts
         # a copy: the kernel's buffer may be twice what it found
         return (out[:found].copy() if found < len(out) // 2 else out[:found]), counts
 
@@ -1365,13 +1373,16 @@ class SearchSpace:
         return self._class_pairs_counted(tolerances, overrides, counting=False)[0]
 
     def tallied_pairs(self, tolerances: Tolerances, keep_sum: float, weight: np.ndarray,
-                      overrides: Mapping[str, Tolerances] | None = None
+                      overrides: Mapping[str, Tolerances] | None = None, keep=None
                       ) -> tuple[np.ndarray, np.ndarray]:
         """The search of :meth:`class_pairs` at ``tolerances``, keeping only the pairs
         that are sum-table hits at ``keep_sum``, and a tally of them all:
         ``hist[i, j]``, the file pairs (``weight`` per file: its class's size) first
         hit at key step i and sum-table step j (see :func:`steps.tally`).  Memory grows
-        with the pairs kept, not with those met."""
+        with the pairs kept, not with those met.  ``keep``: ``keep(pairs) -> bool
+        mask``, which of those hits to keep, asked a chunk of the search at a time (the
+        content floor: most hits of a real collection are unrelated files), so that
+        the hits it drops are never all held at once; the tally counts them all."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
         reps = self.search_reps()
         n_steps = len(TOLERANCE_STEPS)
@@ -1384,11 +1395,19 @@ class SearchSpace:
         # their pairs are all kept, and one per pair of classes tallied below
         multi = self._searched_in_several_extensions(reps)
         weight = np.ascontiguousarray(weight, dtype=np.int64)
+        kept = None
+        if keep is not None:
+            def kept(p):
+                # the pairs of classes searched in several extensions are all kept: they
+                # are tallied below, once per pair of classes
+                return keep(p) | multi[p[:, 0]] | multi[p[:, 1]]
         pairs, work = _similar_pairs(reps, self.sizes, self.tables,
                                      np.ascontiguousarray(self.keys, dtype=np.float64),
                                      np.ascontiguousarray(self.ext_ids, dtype=np.int64),
                                      key_frac, sum_frac, self.extension_offsets(),
-                                     self.size_factor, tally=(weight, multi, fixed, keep_sum))
+                                     self.size_factor, tally=(weight, multi, fixed, keep_sum),
+                                     keep=kept,
+                                     chunk_files=_CHUNK_FILES if keep is None else _KEEP_CHUNK_FILES)
         hist = work["hist"]
         odd = multi[pairs[:, 0]] | multi[pairs[:, 1]]
         if odd.any():

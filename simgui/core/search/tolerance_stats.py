@@ -129,7 +129,7 @@ class ToleranceStats:
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
               content=None, overrides: Mapping[str, Tolerances] | None = None,
-              content_floor: float = 0.0) -> ToleranceStats:
+              content_floor: float = 0.0, max_kept: int | None = None) -> ToleranceStats:
         """Counts up to key tolerance ``max_key`` percent (the slider's top) and every
         sum-table step; groups up to ``max_key`` and ``max_sum``.
 
@@ -151,14 +151,23 @@ class ToleranceStats:
         content in common (the lowest the content check can be set to): the others
         can be similar at no setting of the check, which cannot then go lower, nor off
         (a new search does that).
+        ``max_kept``: keep for groups at most this many pairs: ``max_sum`` is lowered to
+        the largest slider step whose pairs are no more (counted exactly, once the
+        search has found them; the counts still reach ``max_sum``).
         """
         fixed = space.override_ids(overrides)
         counts = np.diff(space.classes.members_start)
         hist = None
         if key_hits:
             weight = counts[space.classes.of_file]
+            floor = None
+            if content is not None and content_floor > 0:
+                # dropped as the search goes: a real collection's hits are mostly
+                # unrelated files, too many to hold all at once at a million files
+                def floor(pairs):
+                    return content(pairs) >= content_floor
             pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
-                                              weight, overrides)
+                                              weight, overrides, keep=floor)
         else:
             pairs = space.class_pairs(Tolerances(max_key, max_sum), overrides)
         min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
@@ -176,6 +185,8 @@ class ToleranceStats:
             keep = shared >= content_floor  # NaN (no fingerprints) never passes the check
             pairs, min_key, min_sum, shared = pairs[keep], min_key[keep], min_sum[keep], \
                 shared[keep]
+        if max_kept is not None and len(pairs) > max_kept:
+            max_sum = _largest_step_holding(min_sum, max_sum, max_kept)
         stats = cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
                                max_sum=max_sum, key_hits=key_hits, content=shared,
                                tallied=hist)
@@ -199,16 +210,21 @@ class ToleranceStats:
         ``pairs`` are only those it kept; else, with ``key_hits``, they are tallied here."""
         classes = space.classes
         counts = np.diff(classes.members_start)
-        ca, cb = classes.of_file[pairs[:, 0]], classes.of_file[pairs[:, 1]]
+        # class numbers in four bytes where they fit: these columns, per pair, are much
+        # of the memory the statistics take while they are made
+        index = np.int32 if len(counts) < 2**31 else np.int64
+        of_file = classes.of_file.astype(index)
+        ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
         weight = counts[ca] * counts[cb]
         key_hits_at = sum_hits_at = None
         if key_hits:
             key_hits_at, sum_hits_at = hits_at_steps(
                 tally(min_key, min_sum, weight) if tallied is None else tallied)
         keep = min_sum <= max_sum
-        ca, cb, weight, min_key, min_sum = ca[keep], cb[keep], weight[keep], min_key[keep], \
-            min_sum[keep]
-        shared = np.full(len(ca), np.nan) if content is None else content[keep]
+        shared = np.full(len(ca), np.nan) if content is None else content
+        if not keep.all():
+            ca, cb, weight, min_key, min_sum, shared = ca[keep], cb[keep], weight[keep], \
+                min_key[keep], min_sum[keep], shared[keep]
         if priority is None:
             priority = np.arange(len(space.sizes))
         # a class's turn comes with its best file
@@ -219,7 +235,7 @@ class ToleranceStats:
         # grouping pass skips them (six in ten classes of a million synthetic files)
         degree = np.bincount(ca, minlength=len(counts)) + np.bincount(cb, minlength=len(counts))
         class_order = class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
-        position = np.full(len(counts), -1, np.int64)
+        position = np.full(len(counts), -1, index)
         position[class_order] = np.arange(len(class_order))
         *adjacency, hit_content, key_step, sum_step = _adjacency(
             position[ca], position[cb], ca, cb, min_key, min_sum, weight, shared,
@@ -365,9 +381,23 @@ class ToleranceStats:
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
 
 
+def _largest_step_holding(min_sum: np.ndarray, max_sum: float, max_kept: int) -> float:
+    """The largest slider step up to ``max_sum`` at which at most ``max_kept`` of the pairs
+    (each a hit from sum-table tolerance ``min_sum``) are hits; the first step if none."""
+    steps = np.searchsorted(TOLERANCE_STEPS, min_sum)  # each pair's first step
+    top = int(np.searchsorted(TOLERANCE_STEPS, max_sum, side="right")) - 1  # at or below
+    within = np.cumsum(np.bincount(steps, minlength=len(TOLERANCE_STEPS) + 1))
+    fits = np.flatnonzero(within[:top + 1] <= max_kept)
+    return float(TOLERANCE_STEPS[fits[-1] if len(fits) else 0])
+
+
 def _step_index(tolerance: float) -> int | None:
     i = int(np.searchsorted(TOLERANCE_STEPS, tolerance))
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
+
+
+#: parts of the adjacency lists dealt by each thread, one after another
+_PARTS_PER_THREAD = 4
 
 
 def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
@@ -378,8 +408,8 @@ def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
 
     Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step,
     sum_step), the last two the steps at or above hit_key and hit_sum; list l is
-    start[l] .. start[l + 1].  Each worker thread takes a range of lists with
-    about as many edges as the others and deals and sorts just those."""
+    start[l] .. start[l + 1].  The lists are cut into ranges of about as many edges
+    each, a few per worker thread, and each range's are dealt and sorted by one."""
     start = np.zeros(n_lists + 1, np.int64)
     start[1:] = np.cumsum(np.bincount(la, minlength=n_lists)
                           + np.bincount(lb, minlength=n_lists))
@@ -391,7 +421,9 @@ def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
     hit_content = np.empty(m, np.float64)
     key_step = np.empty(m, np.uint16)
     sum_step = np.empty(m, np.uint16)
-    parts = _threads.workers() if len(ca) >= _threads.PARALLEL_FROM else 1
+    # more parts than threads: each part's records (40 bytes an edge) live while it is
+    # dealt, so at most a thread's worth of them at once (each part reads every pair)
+    parts = _threads.workers() * _PARTS_PER_THREAD if len(ca) >= _threads.PARALLEL_FROM else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
     cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
     map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], la, lb, ca, cb, min_key, min_sum,
