@@ -160,14 +160,12 @@ class ToleranceStats:
         hist = None
         if key_hits:
             weight = counts[space.classes.of_file]
-            floor = None
-            if content is not None and content_floor > 0:
-                # dropped as the search goes: a real collection's hits are mostly
-                # unrelated files, too many to hold all at once at a million files
-                def floor(pairs):
-                    return content(pairs) >= content_floor
+            # under the floor, dropped as the search goes: a real collection's hits are
+            # mostly unrelated files, too many to hold all at once at a million files
+            above_floor = None if content is None or content_floor <= 0 else (
+                lambda pairs: content(pairs) >= content_floor)
             pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
-                                              weight, overrides, keep=floor)
+                                              weight, overrides, keep=above_floor)
         else:
             pairs = space.class_pairs(Tolerances(max_key, max_sum), overrides)
         min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
