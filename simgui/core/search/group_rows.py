@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from simgui.core.search import workers as _threads
+from simgui.core.search.kernels.cache_lines import prefetch_read
 
 
 #: The fields of a class's record (:class:`ClassRecords`): its first file, where its
@@ -132,13 +133,19 @@ def _columns(group_start, group_classes, class_best, records, members, tables, k
                 identical=identical, group_bytes=group_bytes[by_size], copy_of=copy_of)
 
 
+#: classes ahead whose records are asked for before they are read (see cache_lines)
+_AHEAD = 16
+
+
 @njit(nogil=True, cache=True)
 def _group_sizes(g0, g1, group_start, group_classes, records, count, group_bytes):
     """The file count and bytes of groups g0 .. g1-1."""
+    last = group_start[g1] - 1
     for g in range(g0, g1):
         k = 0
         b = 0
         for j in range(group_start[g], group_start[g + 1]):
+            prefetch_read(records, group_classes[min(j + _AHEAD, last)])
             c = group_classes[j]
             k += records[c, COUNT]
             b += records[c, COUNT] * records[c, SIZE]
@@ -161,6 +168,11 @@ def _fill(g0, g1, by_size, group_start, group_classes, references, records, floa
     own_rank = np.empty(span, np.int64)
     q = base
     for g in range(g0, g1):
+        # the records of a group a few ahead (the groups are read in their new order,
+        # so their classes lie far apart): one miss each, overlapped
+        ahead = by_size[min(g + 2, g1 - 1)]
+        for j in range(group_start[ahead], group_start[ahead + 1]):
+            prefetch_read(records, group_classes[j])
         old = by_size[g]
         r = references[old]
         for j in range(group_start[old], group_start[old + 1]):
