@@ -372,6 +372,13 @@ def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
         patch.setattr(simfind, "_KEEP_CHUNK_FILES", chunk)
         streamed = ToleranceStats.build(space, 10.0, max_sum=max_sum, content=content,
                                         overrides=overrides, content_floor=floor)
+        # the search itself keeps only what passes (or what it tallies after it: the
+        # pairs of classes searched in several extensions), not everything
+        weight = np.diff(space.classes.members_start)[space.classes.of_file]
+        found, _ = space.tallied_pairs(simfind.Tolerances(10.0, 3200.0, 0.0), max_sum, weight,
+                                       overrides, keep=lambda p: content(p) >= floor)
+        multi = space._searched_in_several_extensions(space.search_reps())
+        assert ((content(found) >= floor) | multi[found[:, 0]] | multi[found[:, 1]]).all()
     # every hit held, then the floor: what the statistics did before
     weight = np.diff(space.classes.members_start)[space.classes.of_file]
     pairs, hist = space.tallied_pairs(simfind.Tolerances(10.0, 3200.0, 0.0), max_sum, weight,
@@ -430,3 +437,22 @@ def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept,
     assert kept <= max_kept or cut.max_sum == TOLERANCE_STEPS[0]
     # the next step up would hold too many, unless the search stopped below it
     assert not len(above) or above[0] > max_sum or held_at(above[0]) > max_kept
+
+
+def test_the_cut_counts_a_pair_on_a_step_at_that_step():
+    """A pair whose sum-table tolerance is exactly a step is a hit at that step (as
+    ``min_sum <= max_sum`` keeps it), not only at the next."""
+    from simgui.core.search.tolerance_stats import _largest_step_holding
+
+    steps = TOLERANCE_STEPS
+    min_sum = np.array([steps[3]] * 2 + [steps[5]] * 3 + [steps[9]] * 4, np.float64)
+    assert _largest_step_holding(min_sum, float(steps[20]), 2) == steps[4]
+    assert _largest_step_holding(min_sum, float(steps[20]), 5) == steps[8]
+    assert _largest_step_holding(min_sum, float(steps[20]), 9) == steps[20]
+    assert _largest_step_holding(min_sum, float(steps[7]), 9) == steps[7]
+    assert _largest_step_holding(min_sum, float(steps[20]), 1) == steps[2]
+    # too many at the first step: it is kept all the same
+    assert _largest_step_holding(np.zeros(3), float(steps[20]), 1) == steps[0]
+    # nudged just above a step: a hit only at the next
+    assert _largest_step_holding(np.nextafter(min_sum, np.inf), float(steps[20]), 2) == steps[5]
+    assert _largest_step_holding(min_sum, float(steps[0]) / 2, 0) == float(steps[0]) / 2

@@ -22,11 +22,12 @@ loads no kernel.
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 import sys
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ COMPILED_FROM = 20_000
 USE_COMPILED: bool | None = None
 #: files a compiled call reads
 _HEADS_BATCH = 1024
+_INT64 = 1 << 63
 
 
 class Walked(Protocol):
@@ -156,10 +158,13 @@ def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: 
     def batch(part: Sequence[int]):
         n = len(part)
         paths = [os.fsencode(files[i].path) for i in part]
+        # an inode or device number past int64 (some network and FUSE file systems):
+        # a size no file has, so that the file is read from Python
         walked = np.array([(f.size, f.mtime_ns, f.device, f.inode)
+                           if f.device < _INT64 and f.inode < _INT64 else (-1, 0, 0, 0)
                            for f in (files[i] for i in part)], np.int64).reshape(n, 4)
         # a whole file: one byte past its size tells a growing one
-        want = walked[:, 0] + 1 if whole else np.full(n, PREFIX_BYTES, np.int64)
+        want = np.maximum(walked[:, 0], 0) + 1 if whole else np.full(n, PREFIX_BYTES, np.int64)
         expect = walked[:, 0] if whole else want
         names = np.frombuffer(b"\0".join(paths) + b"\0", np.uint8)
         name_at = np.zeros(n, np.int64)
@@ -173,15 +178,22 @@ def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: 
         return [(i, view[a:a + g] if g == e else None) for i, a, g, e in
                 zip(part, data_at.tolist(), got.tolist(), expect.tolist())]
 
-    parts = [which[k:k + _HEADS_BATCH] for k in range(0, len(which), _HEADS_BATCH)]
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1,
-                            thread_name_prefix="simgui-identical") as pool:
-        try:
-            for done in pool.map(batch, parts):
-                yield from done
-        except BaseException:
-            pool.shutdown(cancel_futures=True)  # cancelled: only the batches being read finish
-            raise
+    threads = workers or os.cpu_count() or 1
+    parts = iter([which[k:k + _HEADS_BATCH] for k in range(0, len(which), _HEADS_BATCH)])
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simgui-identical")
+    try:
+        # a few batches ahead of the caller, not all: each holds its files' bytes
+        pending = deque(pool.submit(batch, part)
+                        for part in itertools.islice(parts, 2 * threads))
+        while pending:
+            done = pending.popleft().result()
+            part = next(parts, None)
+            if part is not None:
+                pending.append(pool.submit(batch, part))
+            yield from done
+    finally:
+        # closed early (cancelled): the batches not begun are dropped, those being read end
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
@@ -327,28 +339,39 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     compiled = _compiled(len(small) + sum(len(g) for g in prefixed))
     if compiled:
         digest_of = xxhash.xxh3_128_digest
+        heads = _heads(files, small, True, workers)
         small_hashes = ((i, digest_of(data) if data is not None else hashed(i))
-                        for i, data in _heads(files, small, True, workers))
+                        for i, data in heads)
     else:
-        small_hashes = _small_hashes(files, small)
-    for i, digest in small_hashes:
-        if isinstance(digest, OSError):
-            failed[i] = digest
-        else:
-            hashes[i] = result.hashes[i] = digest
-            result.bytes_read += files[i].size
-        done += 1
-        if done & 255 == 0:
-            tick(files[i].path)
+        heads = small_hashes = _small_hashes(files, small)
+    try:
+        for i, digest in small_hashes:
+            if isinstance(digest, OSError):
+                failed[i] = digest
+            else:
+                hashes[i] = result.hashes[i] = digest
+                result.bytes_read += files[i].size
+            done += 1
+            if done & 255 == 0:
+                tick(files[i].path)
+    finally:
+        heads.close()  # cancelled: the reads stop now, not when the traceback goes
     # the prefixes: a set of one size splits by its first 4 KiB; the files still sharing
     # a prefix with another are read whole
     reading: list[int] = []
     prefixes: dict[int, int] = {}  # read by the compiled reads
     if compiled:
         prefix_of = xxhash.xxh3_64_intdigest
-        prefixes = {i: prefix_of(data) for i, data in
-                    _heads(files, [i for g in prefixed for i in g], False, workers)
-                    if data is not None}
+        heads = _heads(files, [i for g in prefixed for i in g], False, workers)
+        try:
+            for i, data in heads:
+                if data is not None:
+                    prefixes[i] = prefix_of(data)
+                    done += 1
+                    if done & 255 == 0:
+                        tick(files[i].path)
+        finally:
+            heads.close()
     for group in prefixed:
         by_prefix: dict[int, list[int]] = defaultdict(list)
         for i in group:
@@ -362,8 +385,9 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
                 # else: the stored hash stays, and the full read or the clean-up checks it
             result.files_prefixed += 1
             result.bytes_read += min(PREFIX_BYTES, files[i].size)
-            done += 1
-            tick(files[i].path)
+            if known_prefix is None:  # (else counted as the compiled reads gave it)
+                done += 1
+                tick(files[i].path)
         for same in by_prefix.values():
             if len(same) > 1:
                 reading.extend(i for i in same if hashes[i] is None)

@@ -46,13 +46,15 @@ def present() -> bool:
     return all(hasattr(libc, name) for name in ("open", "read", "close", "statx"))
 
 
-def _declared(name: str, ret, args):
+def _declared(name: str, ret, args, var_arg: bool = False):
     """Code that calls the C function ``name`` with ``args`` (numba types), casting
-    the values given."""
+    the values given; ``var_arg``: declared as C declares it, taking more arguments
+    (open: some ABIs pass those differently from fixed ones)."""
     def codegen(context, builder, signature, values):
         of = context.get_value_type
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(of(ret), [of(a) for a in args]), name)
+            builder.module, ir.FunctionType(of(ret), [of(a) for a in args], var_arg=var_arg),
+            name)
         return builder.call(fn, [context.cast(builder, v, given, wanted)
                                  for v, given, wanted in zip(values, signature.args, args)])
     return codegen
@@ -61,7 +63,8 @@ def _declared(name: str, ret, args):
 @intrinsic
 def c_open(typingctx, path, flags):
     """open(path, flags): ``path`` the address of a NUL-terminated name."""
-    return types.int32(path, flags), _declared("open", types.int32, (types.uintp, types.int32))
+    return types.int32(path, flags), _declared("open", types.int32, (types.uintp, types.int32),
+                                               var_arg=True)
 
 
 @intrinsic

@@ -381,9 +381,13 @@ class ToleranceStats:
 
 def _largest_step_holding(min_sum: np.ndarray, max_sum: float, max_kept: int) -> float:
     """The largest slider step up to ``max_sum`` at which at most ``max_kept`` of the pairs
-    (each a hit from sum-table tolerance ``min_sum``) are hits; the first step if none."""
-    steps = np.searchsorted(TOLERANCE_STEPS, min_sum)  # each pair's first step
+    (each a hit from sum-table tolerance ``min_sum``) are hits.  The first step's pairs
+    are kept whatever their number (the slider's lowest step always groups), and below
+    the first step ``max_sum`` itself."""
     top = int(np.searchsorted(TOLERANCE_STEPS, max_sum, side="right")) - 1  # at or below
+    if top < 0:
+        return float(max_sum)
+    steps = np.searchsorted(TOLERANCE_STEPS, min_sum)  # each pair's first step
     within = np.cumsum(np.bincount(steps, minlength=len(TOLERANCE_STEPS) + 1))
     fits = np.flatnonzero(within[:top + 1] <= max_kept)
     return float(TOLERANCE_STEPS[fits[-1] if len(fits) else 0])
