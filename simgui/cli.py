@@ -335,19 +335,30 @@ def _print_inspection(info: dict) -> None:
 
 def _groups(args, store: Store, tol: Tolerances, *, protecting: bool = False):
     """The stored files, their groups at ``tol``, and the checked --reference folders."""
-    from simgui.core.search.analysis import find_groups
     from simgui.core.search.ignoring import groups_without_ignored
+
+    files, table, references = _group_table(args, store, tol, protecting=protecting)
+    groups = table.groups() if table is not None else []
+    # what the user said are not duplicates (simgui ignore, or the window) stays apart
+    groups = groups_without_ignored(groups, ignored.ignored_pairs(store))
+    return files, groups, references
+
+
+def _group_table(args, store: Store, tol: Tolerances, *, protecting: bool = False):
+    """The stored files, their groups at ``tol`` as a table (None when there are no
+    files), and the checked --reference folders; ignored pairs not taken out."""
+    from simgui.core.search.analysis import find_group_table
     from simgui.core.search.keys import SCHEMES
 
     files = _files(store, args)
     references = _reference_folders(args.reference, files, protecting=protecting)
-    groups = find_groups(files, tol, scheme=SCHEMES[args.scheme],
-                         use_extensions=not args.no_extensions, size_factor=args.size_factor,
-                         references=references, method=args.method,
-                         overrides=dict(args.override))
-    # what the user said are not duplicates (simgui ignore, or the window) stays apart
-    groups = groups_without_ignored(groups, ignored.ignored_pairs(store))
-    return files, groups, references
+    if len(files) == 0:
+        return files, None, references
+    table = find_group_table(files, tol, scheme=SCHEMES[args.scheme],
+                             use_extensions=not args.no_extensions,
+                             size_factor=args.size_factor, references=references,
+                             method=args.method, overrides=dict(args.override))
+    return files, table, references
 
 
 def _identical_groups(args, store: Store, *, protecting: bool = False):
@@ -357,6 +368,15 @@ def _identical_groups(args, store: Store, *, protecting: bool = False):
     from simgui.core.search.identical import identical_groups
     from simgui.core.search.ignoring import groups_without_ignored
 
+    references = _identical_references(args, store, protecting=protecting)
+    table = identical_groups(store.identical_files(), references)
+    groups = groups_without_ignored(table.groups(), ignored.ignored_pairs(store))
+    return table.files, groups, references
+
+
+def _identical_references(args, store: Store, *, protecting: bool = False) -> list[str]:
+    """--reference folders checked for --identical-only: each must exist, and should hold
+    a stored file."""
     references = []
     for folder in args.reference:
         path = os.path.abspath(os.path.expanduser(folder))
@@ -370,9 +390,16 @@ def _identical_groups(args, store: Store, *, protecting: bool = False):
                                    "changed (scan it first, or check the path)")
             print(f"simgui: {message}", file=sys.stderr)
         references.append(path)
-    table = identical_groups(store.identical_files(), references)
-    groups = groups_without_ignored(table.groups(), ignored.ignored_pairs(store))
-    return table.files, groups, references
+    return references
+
+
+def _identical_table(args, store: Store):
+    """--identical-only's groups as the table (see :func:`_identical_groups`), with the
+    checked --reference folders; ignored pairs not taken out."""
+    from simgui.core.search.identical import identical_groups
+
+    references = _identical_references(args, store)
+    return identical_groups(store.identical_files(), references), references
 
 
 def cmd_pairs(args) -> int:
@@ -391,15 +418,23 @@ def cmd_pairs(args) -> int:
 
 
 def cmd_groups(args) -> int:
-    from simgui.core.search.export import write_groups
+    from simgui.core.search.export import write_group_table, write_groups
 
     tol = _tolerances(args)  # the options' mistakes before the store's
+    fmt = _output_format(args.format, "json")
     with _open_store(args) as store:
-        if args.identical_only:
+        if fmt != "table" and not ignored.ignored_pairs(store):
+            # written from the table's columns, without an object per file
+            table = (_identical_table(args, store)[0] if args.identical_only
+                     else _group_table(args, store, tol)[1])
+            if table is not None:
+                write_group_table(table, sys.stdout, fmt)
+                return EXIT_OK
+            groups = []
+        elif args.identical_only:
             _, groups, _ = _identical_groups(args, store)
         else:
             _, groups, _ = _groups(args, store, tol)
-    fmt = _output_format(args.format, "json")
     if fmt == "table":
         _print_groups_table(groups)
     else:

@@ -43,7 +43,7 @@ def test_ctrl_c_gives_130_and_one_line(stored, capsys, monkeypatch):
 
     from simgui.core.search import analysis
 
-    monkeypatch.setattr(analysis, "find_groups", interrupted)
+    monkeypatch.setattr(analysis, "find_group_table", interrupted)  # what groups asks
     assert main(["groups", "--db", stored]) == 130
     out, err = capsys.readouterr()
     assert err == "simgui: interrupted\n"

@@ -161,8 +161,9 @@ class SmallReads:
 def read_small_files(paths: Sequence[bytes], sizes: Sequence[int],
                      tags: Sequence[int] = DEFAULT_TAGS) -> SmallReads:
     """Open, read and describe files of at most :data:`SMALL` bytes in one call with
-    Python's lock released (when :func:`compiled_reads`; else raises RuntimeError).  ``sizes``: what the walk saw; a file no longer that size, or not
-    a regular file, or changed while read, is not done here (read it with
+    Python's lock released (when :func:`compiled_reads`; else raises RuntimeError).
+    ``sizes``: what the walk saw; a file no longer that size, or not a regular file,
+    or changed while read, is not done here (read it with
     :func:`~simgui.core.reading.scanner.read_file`, which says why).  Opened as
     read_file opens: never through a link, never blocking on a FIFO."""
     if not compiled_reads():

@@ -213,13 +213,25 @@ def find_groups(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
     ``overrides``: extension -> its own tolerances (see :class:`SearchSettings`)."""
     if len(files) == 0:
         return []
+    return find_group_table(files, tolerances, scheme=scheme, use_extensions=use_extensions,
+                            size_factor=size_factor, references=references,
+                            min_similar_size=min_similar_size, method=method,
+                            overrides=overrides).groups()
+
+
+def find_group_table(files: StoredFiles, tolerances: Tolerances = Tolerances(), *,
+                     scheme: KeyScheme = SKEW, use_extensions: bool = True,
+                     size_factor: float = DEFAULT_SIZE_FACTOR, references: Sequence[str] = (),
+                     min_similar_size: int = DEFAULT_MIN_SIMILAR_SIZE, method: str = "paper",
+                     overrides: Mapping[str, Tolerances] | None = None) -> GroupTable:
+    """:func:`find_groups` as the table (no object per file: what an export needs)."""
     settings = SearchSettings(scheme, use_extensions, size_factor, tuple(references),
                               min_similar_size, method=method,
                               content_check=tolerances.content > 0,
                               overrides=tuple((e, t.key, t.sum)
                                               for e, t in (overrides or {}).items()))
     analysis = Analysis.build(files, settings, ceiling=tolerances)
-    return analysis.groups(tolerances).groups()
+    return analysis.groups(tolerances)
 
 
 def require_fingerprints(files: StoredFiles, settings: SearchSettings) -> None:
