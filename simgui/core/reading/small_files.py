@@ -199,27 +199,19 @@ _compiled: bool | None = None
 
 
 def compiled_reads() -> bool:
-    """Whether :func:`read_small_files` works here: Linux with statx, and a read of this
-    module's own source gives what Python's os.stat and read give (else, a C library,
-    kernel or sandbox that lacks or refuses a call: the scanner reads from Python).
-    Tried once, on first use; compiles nothing the reads do not need."""
+    """Whether :func:`read_small_files` works here (see system_calls.reads_own_source:
+    a read of this module's own source). Tried once, on first use; compiles nothing
+    the reads do not need."""
     global _compiled
     if _compiled is None:
-        _compiled = _sys.present() and _reads_this_file()
+        _compiled = _sys.reads_own_source(__file__, _read_whole_of)
     return _compiled
 
 
-def _reads_this_file() -> bool:
-    path = os.path.abspath(__file__)
-    try:
-        before = os.stat(path)
-        with open(path, "rb") as f:
-            data = f.read()
-        if len(data) > SMALL or before.st_size != len(data):
-            return False
-        reads = _read_many([os.fsencode(path)], [len(data)], DEFAULT_TAGS)
-    except Exception:  # noqa: BLE001 - whatever failed, read from Python instead
+def _read_whole_of(path: str, st, content: bytes) -> bool:
+    if len(content) > SMALL:
         return False
-    return (bool(reads.done[0]) and reads.content(0).tobytes() == data
-            and tuple(reads.info[0, 1:].tolist()) == (before.st_size, before.st_mtime_ns,
-                                                      before.st_dev, before.st_ino))
+    reads = _read_many([os.fsencode(path)], [len(content)], DEFAULT_TAGS)
+    return (bool(reads.done[0]) and reads.content(0).tobytes() == content
+            and tuple(reads.info[0, 1:].tolist()) == (st.st_size, st.st_mtime_ns,
+                                                      st.st_dev, st.st_ino))

@@ -148,35 +148,44 @@ def read_heads(names, name_at, walked, want, flags, data, data_at, got):
     return 0
 
 
-_heads_work: bool | None = None
-
-
-def heads_available() -> bool:
-    """Whether :func:`read_heads` works here: the calls are present, and a read of this
-    module's own source gives what Python's os.stat and read give (else, a C library,
-    kernel or sandbox that lacks or refuses a call: read from Python).  Tried once."""
-    global _heads_work
-    if _heads_work is None:
-        _heads_work = present() and _reads_this_file()
-    return _heads_work
-
-
-def _reads_this_file() -> bool:
+def reads_own_source(path: str, read) -> bool:
+    """Whether a compiled read works here: the calls are present, and ``read(path, st,
+    content)`` of the module file ``path`` agrees with Python's ``os.stat`` (``st``) and
+    read (``content``); False on any error (a C library, kernel or sandbox that lacks
+    or refuses a call: read from Python instead)."""
     import os
 
-    from simgui.core.reading.file_reads import OPEN_FLAGS
-
-    path = os.path.abspath(__file__)
+    if not present():
+        return False
     try:
         st = os.stat(path)
         with open(path, "rb") as f:
             content = f.read()
-        name = np.frombuffer(os.fsencode(path) + b"\0", np.uint8)
-        walked = np.array([[st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino]], np.int64)
-        data = np.empty(st.st_size + 1, np.uint8)
-        got = np.empty(1, np.int64)
-        read_heads(name, np.zeros(1, np.int64), walked, np.array([st.st_size + 1], np.int64),
-                   OPEN_FLAGS, data, np.zeros(2, np.int64), got)
+        return st.st_size == len(content) and bool(read(path, st, content))
     except Exception:  # noqa: BLE001 - whatever failed, read from Python instead
         return False
+
+
+_heads_work: bool | None = None
+
+
+def heads_available() -> bool:
+    """Whether :func:`read_heads` works here (see :func:`reads_own_source`); tried once."""
+    global _heads_work
+    if _heads_work is None:
+        _heads_work = reads_own_source(__file__, _read_head_of)
+    return _heads_work
+
+
+def _read_head_of(path: str, st, content: bytes) -> bool:
+    import os
+
+    from simgui.core.reading.file_reads import OPEN_FLAGS
+
+    name = np.frombuffer(os.fsencode(path) + b"\0", np.uint8)
+    walked = np.array([[st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino]], np.int64)
+    data = np.empty(st.st_size + 1, np.uint8)
+    got = np.empty(1, np.int64)
+    read_heads(name, np.zeros(1, np.int64), walked, np.array([st.st_size + 1], np.int64),
+               OPEN_FLAGS, data, np.zeros(2, np.int64), got)
     return int(got[0]) == len(content) and data[:len(content)].tobytes() == content
