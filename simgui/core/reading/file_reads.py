@@ -18,6 +18,13 @@ OPEN_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
 CHUNK = 1 << 20
 
 
+def identity_fits(found) -> bool:
+    """Whether a walked file's device and inode numbers fit the compiled reads' int64
+    (some network and FUSE file systems give larger ones: such a file is read from
+    Python, which compares them exactly)."""
+    return found.device < 1 << 63 and found.inode < 1 << 63
+
+
 def read_chunks(fd: int, size: int, chunk: int = CHUNK) -> Iterator[memoryview]:
     """The file open at ``fd``, from where it stands, a chunk at a time, up to ``size``
     + 1 bytes.  One buffer is reused: use each chunk before asking for the next."""

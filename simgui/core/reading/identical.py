@@ -36,7 +36,7 @@ from typing import Protocol
 import xxhash
 
 from simgui.core.progress import Progress, ProgressCallback, report
-from simgui.core.reading.file_reads import CHUNK, OPEN_FLAGS, read_chunks
+from simgui.core.reading.file_reads import CHUNK, OPEN_FLAGS, identity_fits, read_chunks
 
 #: bytes compared before a whole file is read (and files this small are hashed whole)
 PREFIX_BYTES = 4096
@@ -58,7 +58,6 @@ COMPILED_FROM = 20_000
 USE_COMPILED: bool | None = None
 #: files a compiled call reads
 _HEADS_BATCH = 1024
-_INT64 = 1 << 63
 
 
 class Walked(Protocol):
@@ -152,23 +151,20 @@ def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: 
     gives the error).  Batches of files on a pool of ``workers`` threads, in order."""
     import numpy as np
 
-    from simgui.core.reading.file_reads import OPEN_FLAGS
-    from simgui.core.reading.system_calls import read_heads
+    from simgui.core.reading.system_calls import packed_names, read_heads
 
     def batch(part: Sequence[int]):
         n = len(part)
         paths = [os.fsencode(files[i].path) for i in part]
-        # an inode or device number past int64 (some network and FUSE file systems):
-        # a size no file has, so that the file is read from Python
-        walked = np.array([(f.size, f.mtime_ns, f.device, f.inode)
-                           if f.device < _INT64 and f.inode < _INT64 else (-1, 0, 0, 0)
+        # a file whose numbers do not fit: a size no file has, so that it is read from
+        # Python
+        walked = np.array([(f.size, f.mtime_ns, f.device, f.inode) if identity_fits(f)
+                           else (-1, 0, 0, 0)
                            for f in (files[i] for i in part)], np.int64).reshape(n, 4)
         # a whole file: one byte past its size tells a growing one
         want = np.maximum(walked[:, 0], 0) + 1 if whole else np.full(n, PREFIX_BYTES, np.int64)
         expect = walked[:, 0] if whole else want
-        names = np.frombuffer(b"\0".join(paths) + b"\0", np.uint8)
-        name_at = np.zeros(n, np.int64)
-        np.cumsum(np.fromiter(map(len, paths), np.int64, n)[:-1] + 1, out=name_at[1:])
+        names, name_at = packed_names(paths)
         data_at = np.zeros(n + 1, np.int64)
         np.cumsum(want, out=data_at[1:])
         data = np.empty(int(data_at[-1]), np.uint8)

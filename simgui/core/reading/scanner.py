@@ -30,7 +30,7 @@ from typing import NamedTuple
 import xxhash
 
 from simgui.core.reading import identical as identical_stage
-from simgui.core.reading.file_reads import OPEN_FLAGS, read_chunks
+from simgui.core.reading.file_reads import OPEN_FLAGS, identity_fits, read_chunks
 from simgui.core.reading.names import (  # noqa: F401  (exclude_pattern: re-exported)
     REGEX_PREFIX, _regex, exclude_pattern, extension_of,
 )
@@ -43,7 +43,6 @@ from simgui.core.tags import DEFAULT_TAGS, validate_tags
 _SAVE_EVERY_FILES = 500
 _SAVE_EVERY_SECONDS = 1.0
 _PROGRESS_EVERY_SECONDS = 0.1
-_INT64 = 1 << 63
 _BATCH_FILES = 64  # files a reader task takes at once ...
 _BATCH_BYTES = 8 << 20  # ... or this many bytes, whichever comes first
 
@@ -619,10 +618,7 @@ def _read_small(batch: list[_Found], tags: Sequence[int]) -> list[FileRecord | N
     from simgui.core.reading.small_files import SMALL, compiled_reads, read_small_files
 
     records: list[FileRecord | None] = [None] * len(batch)
-    # (an inode or device number past int64, on some network and FUSE file systems,
-    # would come back wrapped: those files are read from Python)
-    small = [i for i, found in enumerate(batch)
-             if found.size <= SMALL and found.inode < _INT64 and found.device < _INT64]
+    small = [i for i, found in enumerate(batch) if found.size <= SMALL and identity_fits(found)]
     if not small or not compiled_reads():
         return records
     paths = [os.fsencode(batch[i].path) for i in small]

@@ -62,34 +62,6 @@ def small_file(data: bytes, tags: Sequence[int] = DEFAULT_TAGS
 
 
 @njit(nogil=True, cache=True)
-def _read_open(fd, expected, data, at, record, no_name, info):
-    """Read the file open at ``fd`` whole into ``data[at:]`` and describe it in
-    ``info`` (size, mtime_ns, device, inode after the read); False (nothing vouched
-    for) unless it is a regular file of the ``expected`` size that did not change
-    while it was read."""
-    ok, mode, size, mtime, device, inode = _sys.describe(fd, record, no_name)
-    if not ok or (mode & _sys.S_IFMT) != _sys.S_IFREG or size != expected:
-        return False
-    # one byte past the size tells a file that grew; a short read is read on from
-    got = 0
-    while got <= size:
-        n = _sys.c_read(fd, data.ctypes.data + at + got, size + 1 - got)
-        if n <= 0:
-            break
-        got += n
-    if got != size:
-        return False
-    ok, mode, size_after, mtime_after, device, inode = _sys.describe(fd, record, no_name)
-    if not ok or size_after != size or mtime_after != mtime:
-        return False
-    info[0] = size
-    info[1] = mtime
-    info[2] = device
-    info[3] = inode
-    return True
-
-
-@njit(nogil=True, cache=True)
 def _read_batch(names, name_at, expected, flags, data, data_at, hist, empty, tab, mem_init, info,
                 tables, simhashes, minhashes):
     """Files ``names[name_at[i]:]`` (NUL-terminated), each read whole into
@@ -110,10 +82,17 @@ def _read_batch(names, name_at, expected, flags, data, data_at, hist, empty, tab
         fd = _sys.c_open(names.ctypes.data + name_at[i], flags)
         if fd < 0:
             continue
-        read = _read_open(fd, expected[i], data, data_at[i], record, no_name, info[i, 1:])
+        # one byte past the size tells a file that grew
+        got, mtime, device, inode = _sys.read_checked(
+            fd, record, no_name, data.ctypes.data + data_at[i], expected[i] + 1, expected[i],
+            0, 0, 0, False)
         _sys.c_close(fd)
-        if not read:
+        if got != expected[i]:
             continue
+        info[i, 1] = expected[i]
+        info[i, 2] = mtime
+        info[i, 3] = device
+        info[i, 4] = inode
         # what small_file does (spelled out, not called: numba optimises a callee's
         # code again in each caller, and the kernels below are most of the first
         # run's compiling)
@@ -176,10 +155,7 @@ def _read_many(paths, sizes, tags) -> SmallReads:
     expected = np.asarray(sizes, np.int64).reshape(n)
     if n and (expected.min() < 0 or expected.max() > SMALL):
         raise ValueError(f"read_small_files takes files of 0 to {SMALL} bytes")
-    names = np.frombuffer(b"\0".join(paths) + b"\0", np.uint8)
-    name_at = np.zeros(n, np.int64)
-    if n > 1:
-        np.cumsum(np.fromiter(map(len, paths), np.int64, n)[:-1] + 1, out=name_at[1:])
+    names, name_at = _sys.packed_names(paths)
     data_at = np.zeros(n + 1, np.int64)
     np.cumsum(expected + 1, out=data_at[1:])
     # read-only to the kernels (the type they are compiled for); read(2) fills it

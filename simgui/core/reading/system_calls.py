@@ -16,13 +16,17 @@ from Python.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
+from collections.abc import Sequence
 
 import llvmlite.ir as ir
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from simgui.core.reading.file_reads import OPEN_FLAGS
 
 #: statx(2): the flag that makes it describe the open descriptor itself, and the
 #: fields asked for (type, mode, inode, size, modification time)
@@ -118,6 +122,28 @@ def describe(fd, record, no_name):
 
 
 @njit(nogil=True, cache=True)
+def read_checked(fd, record, no_name, address, want, size, mtime, device, inode, identity):
+    """Up to ``want`` bytes of the file open at ``fd`` into ``address``, read only if it is
+    a regular file of ``size`` bytes (and with ``identity``, of that mtime_ns, device and
+    inode) and kept only if its size and mtime did not change while it was read; returns
+    (bytes read, or -1 when not read or not kept; its mtime_ns, device, inode)."""
+    ok, mode, now_size, now_mtime, now_device, now_inode = describe(fd, record, no_name)
+    if not ok or (mode & S_IFMT) != S_IFREG or now_size != size or (identity and (
+            now_mtime != mtime or now_device != device or now_inode != inode)):
+        return -1, 0, 0, 0
+    n = 0
+    while n < want:  # a short read is read on from
+        r = c_read(fd, address + n, want - n)
+        if r <= 0:
+            break
+        n += r
+    ok, mode, after_size, after_mtime, after_device, after_inode = describe(fd, record, no_name)
+    if not ok or after_size != now_size or after_mtime != now_mtime:
+        return -1, 0, 0, 0
+    return n, now_mtime, after_device, after_inode
+
+
+@njit(nogil=True, cache=True)
 def read_heads(names, name_at, walked, want, flags, data, data_at, got):
     """The first ``want[i]`` bytes of each file ``names[name_at[i]:]`` (NUL-terminated)
     into ``data[data_at[i]:]``, in one call with Python's lock released.  A file is
@@ -132,20 +158,21 @@ def read_heads(names, name_at, walked, want, flags, data, data_at, got):
         fd = c_open(names.ctypes.data + name_at[i], flags)
         if fd < 0:
             continue
-        ok, mode, size, mtime, device, inode = describe(fd, record, no_name)
-        if (ok and (mode & S_IFMT) == S_IFREG and size == walked[i, 0] and mtime == walked[i, 1]
-                and device == walked[i, 2] and inode == walked[i, 3]):
-            n = 0
-            while n < want[i]:
-                r = c_read(fd, data.ctypes.data + data_at[i] + n, want[i] - n)
-                if r <= 0:
-                    break
-                n += r
-            ok, mode, size_after, mtime_after, device, inode = describe(fd, record, no_name)
-            if ok and size_after == size and mtime_after == mtime:
-                got[i] = n
+        got[i] = read_checked(fd, record, no_name, data.ctypes.data + data_at[i], want[i],
+                              walked[i, 0], walked[i, 1], walked[i, 2], walked[i, 3], True)[0]
         c_close(fd)
     return 0
+
+
+def packed_names(paths: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """``paths`` as the kernels take them: one uint8 array of NUL-terminated names, and
+    where each begins."""
+    n = len(paths)
+    names = np.frombuffer(b"\0".join(paths) + b"\0", np.uint8)
+    name_at = np.zeros(n, np.int64)
+    if n > 1:
+        np.cumsum(np.fromiter(map(len, paths), np.int64, n)[:-1] + 1, out=name_at[1:])
+    return names, name_at
 
 
 def reads_own_source(path: str, read) -> bool:
@@ -153,8 +180,6 @@ def reads_own_source(path: str, read) -> bool:
     content)`` of the module file ``path`` agrees with Python's ``os.stat`` (``st``) and
     read (``content``); False on any error (a C library, kernel or sandbox that lacks
     or refuses a call: read from Python instead)."""
-    import os
-
     if not present():
         return False
     try:
@@ -178,14 +203,9 @@ def heads_available() -> bool:
 
 
 def _read_head_of(path: str, st, content: bytes) -> bool:
-    import os
-
-    from simgui.core.reading.file_reads import OPEN_FLAGS
-
-    name = np.frombuffer(os.fsencode(path) + b"\0", np.uint8)
     walked = np.array([[st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino]], np.int64)
     data = np.empty(st.st_size + 1, np.uint8)
     got = np.empty(1, np.int64)
-    read_heads(name, np.zeros(1, np.int64), walked, np.array([st.st_size + 1], np.int64),
-               OPEN_FLAGS, data, np.zeros(2, np.int64), got)
+    read_heads(*packed_names([os.fsencode(path)]), walked,
+               np.array([st.st_size + 1], np.int64), OPEN_FLAGS, data, np.zeros(2, np.int64), got)
     return int(got[0]) == len(content) and data[:len(content)].tobytes() == content
