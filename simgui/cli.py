@@ -365,11 +365,9 @@ def _identical_groups(args, store: Store, *, protecting: bool = False):
     """--identical-only: the files with a copy, their groups of equal size and content
     hash (simgui.core.search.identical: no similar search and no kernel, so a store
     that 'scan --identical-only' filled works too), and the checked --reference folders."""
-    from simgui.core.search.identical import identical_groups
     from simgui.core.search.ignoring import groups_without_ignored
 
-    references = _identical_references(args, store, protecting=protecting)
-    table = identical_groups(store.identical_files(), references)
+    table, references = _identical_table(args, store, protecting=protecting)
     groups = groups_without_ignored(table.groups(), ignored.ignored_pairs(store))
     return table.files, groups, references
 
@@ -393,12 +391,12 @@ def _identical_references(args, store: Store, *, protecting: bool = False) -> li
     return references
 
 
-def _identical_table(args, store: Store):
+def _identical_table(args, store: Store, *, protecting: bool = False):
     """--identical-only's groups as the table (see :func:`_identical_groups`), with the
     checked --reference folders; ignored pairs not taken out."""
     from simgui.core.search.identical import identical_groups
 
-    references = _identical_references(args, store)
+    references = _identical_references(args, store, protecting=protecting)
     return identical_groups(store.identical_files(), references), references
 
 
@@ -425,8 +423,10 @@ def cmd_groups(args) -> int:
     with _open_store(args) as store:
         if fmt != "table" and not ignored.ignored_pairs(store):
             # written from the table's columns, without an object per file
-            table = (_identical_table(args, store)[0] if args.identical_only
-                     else _group_table(args, store, tol)[1])
+            if args.identical_only:
+                table, _ = _identical_table(args, store)
+            else:
+                _, table, _ = _group_table(args, store, tol)
             if table is not None:
                 write_group_table(table, sys.stdout, fmt)
                 return EXIT_OK
