@@ -229,3 +229,28 @@ def test_the_log_keeps_a_name_that_is_not_utf8(tmp_path, monkeypatch, capsys):
         for handler in logger.handlers[len(before):]:
             logger.removeHandler(handler)
             handler.close()
+
+
+def test_extensions_that_are_not_utf8_are_stored_and_keep_files_apart(tmp_path, capsysbinary):
+    """A name whose extension is not UTF-8 (``notes.\\xe9``) made the store refuse the
+    whole scan: the extension is kept as text, with the bytes escaped, and the extension
+    rule still tells such files apart."""
+    root = tmp_path / "t"
+    root.mkdir()
+    text = b"".join(b"line %d of some notes\n" % i for i in range(300))
+    edits = {b"a.\xe9": text, b"b.\xe9": text.replace(b"line 7 ", b"LINE 7 "),
+             b"c.\xff": text.replace(b"line 9 ", b"LINE 9 "), b"d.txt": text + b"end\n"}
+    for name, content in edits.items():
+        with open(os.fsencode(root) + b"/" + name, "wb") as f:
+            f.write(content)
+    db = str(tmp_path / "s.db")
+    assert run(capsysbinary, "scan", "--db", db, "-q", str(root))[0] == 0
+    with Store(db) as store:
+        files = store.files()
+    assert sorted(files.extensions) == ["\\udce9", "\\udce9", "\\udcff", "txt"]
+    code, out, _ = run(capsysbinary, "pairs", "--db", db, "--format", "csv")
+    assert code == 0
+    pairs = {frozenset(os.path.basename(p) for p in (row[0], row[1])) for row in csv.reader(
+        io.StringIO(out.decode("utf-8", "surrogateescape")))}
+    assert frozenset({"a.\udce9", "b.\udce9"}) in pairs
+    assert not any("c.\udcff" in pair and len(pair) == 2 for pair in pairs)

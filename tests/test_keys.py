@@ -67,10 +67,11 @@ def test_extension_of(path, ext):
 
 
 def reference_extension_of(path: str) -> str:
-    """Obviously correct: the name, split at its last dot."""
+    """Obviously correct: the name, split at its last dot (as text: surrogates, a name's
+    bytes that are not UTF-8, escaped)."""
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     stem, dot, ext = name.rpartition(".")
-    return ext.casefold() if dot and stem else ""
+    return ext.casefold().encode("utf-8", "backslashreplace").decode() if dot and stem else ""
 
 
 @given(st.lists(st.sampled_from(["a", "B", ".", "/", "\\", "..", "tXt", "\udcff", "ß"]),

@@ -10,11 +10,16 @@ import re
 def extension_of(path: str) -> str:
     """The case-folded extension without the dot ('' when there is none): what follows
     the last dot of the name (after the last '/' or '\\'), if something precedes it in
-    the name.  (Found from the end without copying the path: every walked file asks.)"""
+    the name.  (Found from the end without copying the path: every walked file asks.)
+    Bytes that are not UTF-8 (surrogate escapes in the str) are written as escapes
+    (``\\udc80``): an extension is text in the store and in the window."""
     dot = path.rfind(".")
     if dot <= max(path.rfind("/"), path.rfind("\\")) + 1:
         return ""
-    return path[dot + 1:].casefold()
+    ext = path[dot + 1:].casefold()
+    if ext.isascii():
+        return ext
+    return ext.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 #: A skip pattern that starts with this is a regular expression, searched in the path.
