@@ -416,30 +416,62 @@ def cmd_pairs(args) -> int:
 
 
 def cmd_groups(args) -> int:
-    from simgui.core.search.export import write_group_table, write_groups
+    import io
+
+    from simgui.core.store import answers
 
     tol = _tolerances(args)  # the options' mistakes before the store's
     fmt = _output_format(args.format, "json")
     with _open_store(args) as store:
-        if fmt != "table" and not ignored.ignored_pairs(store):
-            # written from the table's columns, without an object per file
-            if args.identical_only:
-                table, _ = _identical_table(args, store)
-            else:
-                _, table, _ = _group_table(args, store, tol)
-            if table is not None:
-                write_group_table(table, sys.stdout, fmt)
+        question = _groups_question(args, fmt)
+        # read before the files, so that an answer is never kept for a newer version
+        version = None if question is None else answers.files_version(store)
+        if version is not None:
+            answer = answers.kept_answer(store, question, version)
+            if answer is not None:  # nothing changed since it was given
+                sys.stdout.write(answer)
                 return EXIT_OK
-            groups = []
-        elif args.identical_only:
-            _, groups, _ = _identical_groups(args, store)
+        out = sys.stdout if version is None else io.StringIO()
+        _write_groups(args, store, tol, fmt, out)
+        if version is not None:
+            sys.stdout.write(out.getvalue())
+            answers.keep_answer(store, question, version, out.getvalue())
+    return EXIT_OK
+
+
+def _groups_question(args, fmt: str) -> str | None:
+    """What ``simgui groups`` was asked, every option that shapes the answer included,
+    as the key of a kept answer; None where an answer is not kept: for a terminal's
+    table, and with --reference (whose folders' links may change without the store)
+    or --override (which warns of extensions no file has)."""
+    if fmt == "table" or args.reference or args.override:
+        return None
+    options = {name: value for name, value in sorted(vars(args).items())
+               if name not in ("db", "run", "format")}
+    return f"simgui {__version__} groups {fmt} {options!r}"
+
+
+def _write_groups(args, store: Store, tol: Tolerances, fmt: str, out) -> None:
+    from simgui.core.search.export import write_group_table, write_groups
+
+    if fmt != "table" and not ignored.ignored_pairs(store):
+        # written from the table's columns, without an object per file
+        if args.identical_only:
+            table, _ = _identical_table(args, store)
         else:
-            _, groups, _ = _groups(args, store, tol)
+            _, table, _ = _group_table(args, store, tol)
+        if table is not None:
+            write_group_table(table, out, fmt)
+            return
+        groups = []
+    elif args.identical_only:
+        _, groups, _ = _identical_groups(args, store)
+    else:
+        _, groups, _ = _groups(args, store, tol)
     if fmt == "table":
         _print_groups_table(groups)
     else:
-        write_groups(groups, sys.stdout, fmt)
-    return EXIT_OK
+        write_groups(groups, out, fmt)
 
 
 def cmd_similar(args) -> int:

@@ -247,6 +247,33 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (path_a, path_b)
     );
     """,
+    # 7: answers kept for the next look (simgui.core.store.answers), and the version of
+    # the files and the ignore list they were given for, which every row written raises
+    """
+    CREATE TABLE files_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+    );
+    INSERT INTO files_version (id, version) VALUES (1, 0);
+    CREATE TRIGGER file_added AFTER INSERT ON files
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TRIGGER file_changed AFTER UPDATE ON files
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TRIGGER file_forgotten AFTER DELETE ON files
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TRIGGER pair_ignored AFTER INSERT ON ignored_pairs
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TRIGGER pair_changed AFTER UPDATE ON ignored_pairs
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TRIGGER pair_unignored AFTER DELETE ON ignored_pairs
+        BEGIN UPDATE files_version SET version = version + 1; END;
+    CREATE TABLE kept_answers (
+        question TEXT PRIMARY KEY,           -- the command and every option that shapes it
+        files_version INTEGER NOT NULL,
+        used_at REAL NOT NULL,
+        answer BLOB NOT NULL                 -- zlib of the text, UTF-8 (surrogates passed)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 #: the oldest schema a read-only store may have: what reading commands query is the same
@@ -286,9 +313,11 @@ _FILES_CHUNK_SQL = (
 #: count, last path, the paths with NUL between them, and its integers as decimal text
 _KNOWN_CHUNK_SQL = (
     "SELECT count(*), max(path), CAST(group_concat(path, char(0)) AS BLOB), "
+    "group_concat(extension, char(0)), "
     "group_concat(id), group_concat(size), group_concat(mtime_ns), group_concat(device), "
     "group_concat(inode), group_concat(tagset), group_concat(flags) "
-    "FROM (SELECT path, id, size, mtime_ns, device, inode, coalesce(tagset_id, -1) AS tagset, "
+    "FROM (SELECT path, extension, id, size, mtime_ns, device, inode, "
+    "coalesce(tagset_id, -1) AS tagset, "
     # ok (a sum table and no error), fingerprinted, pictured
     "(sum_table IS NOT NULL AND error IS NULL) + 2 * (minhash IS NOT NULL) "
     "+ 4 * (picture_hash IS NOT NULL OR picture_error IS NOT NULL) AS flags FROM files "
@@ -298,6 +327,33 @@ _KNOWN_CHUNK_SQL = (
 #: os.fsdecode is UTF-8 with surrogate escapes: Store.files decodes all paths at once
 _FS_UTF8 = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()) == (
     "utf-8", "surrogateescape")
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The SQL statements of a migration (a trigger's body holds semicolons too)."""
+    statement = ""
+    for part in script.split(";"):
+        statement += part + ";"
+        if sqlite3.complete_statement(statement):
+            if statement.strip(" \n;"):
+                yield statement
+            statement = ""
+    if statement.strip(" \n;"):
+        yield statement
+
+
+class KnownColumns(NamedTuple):
+    """The stored files under some folders as columns (see Store.known_columns)."""
+
+    paths: list[bytes]
+    extensions: list[str]  # as stored: the extension of the path
+    ids: np.ndarray  # int64, each column's
+    sizes: np.ndarray
+    mtimes_ns: np.ndarray
+    devices: np.ndarray
+    inodes: np.ndarray
+    tagsets: np.ndarray  # -1: none
+    flags: np.ndarray  # bits: 1 ok (a sum table, no error), 2 fingerprinted, 4 pictured
 
 
 class KnownFile(NamedTuple):
@@ -540,9 +596,8 @@ class Store:
     def _migrate(self, number: int) -> None:
         script = _MIGRATIONS[number - 1]
         with self._write():
-            for statement in script.split(";"):
-                if statement.strip():
-                    self._db.execute(statement)
+            for statement in _statements(script):
+                self._db.execute(statement)
             self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute(f"PRAGMA user_version = {number}")
 
@@ -642,12 +697,22 @@ class Store:
         return list(dict.fromkeys(root for (text,) in rows for root in json.loads(text)))
 
     def known_files(self, roots: Iterable[bytes]) -> dict[bytes, KnownFile]:
-        """Every stored file at or under the given roots, by path.  A rescan asks for
-        every file: read in bulk (as :meth:`files` is), each KnownFile made in C."""
+        """Every stored file at or under the given roots, by path (see
+        :meth:`known_columns`), each KnownFile made in C."""
+        known = self.known_columns(roots)
+        make = functools.partial(tuple.__new__, KnownFile)
+        with collector_paused():
+            return dict(zip(known.paths, map(make, zip(
+                *(v.tolist() for v in (known.ids, known.sizes, known.mtimes_ns,
+                                       known.devices, known.inodes)),
+                [None if t < 0 else t for t in known.tagsets.tolist()],
+                *((known.flags & bit).astype(bool).tolist() for bit in (1, 2, 4))))))
+
+    def known_columns(self, roots: Iterable[bytes]) -> KnownColumns:
+        """Every stored file at or under the given roots, once, as columns: what a rescan
+        compares with the walk, read in bulk (as :meth:`files` is)."""
         import numpy as np
 
-        known: dict[bytes, KnownFile] = {}
-        make = functools.partial(tuple.__new__, KnownFile)
         chunks = []
         with self._guard("reading the stored files"):
             own = not self._db.in_transaction  # the chunks: one snapshot of the store
@@ -671,18 +736,27 @@ class Store:
             finally:
                 if own:
                     self._db.execute("COMMIT")
-        for n, _, paths, *columns in chunks:
-            values = [np.fromstring(text, np.int64, sep=",") for text in columns]
+        paths: list[bytes] = []
+        extensions: list[str] = []
+        columns: list[list[np.ndarray]] = [[] for _ in range(7)]
+        for n, _, chunk_paths, chunk_extensions, *texts in chunks:
+            values = [np.fromstring(text, np.int64, sep=",") for text in texts]
             if any(len(v) != n for v in values):
                 raise StoreError(f"store {self.path}: a stored file's size, time or "
                                  f"identity is not an integer ({DAMAGED_ADVICE})")
-            *numbers, tagsets, flags = values
-            with collector_paused():
-                known.update(zip(paths.split(b"\0"), map(make, zip(
-                    *(v.tolist() for v in numbers),
-                    [None if t < 0 else t for t in tagsets.tolist()],
-                    *((flags & bit).astype(bool).tolist() for bit in (1, 2, 4))))))
-        return known
+            paths += chunk_paths.split(b"\0")
+            extensions += chunk_extensions.split("\0")
+            for column, v in zip(columns, values):
+                column.append(v)
+        ids, *rest = [np.concatenate(c) if c else np.zeros(0, np.int64) for c in columns]
+        if len(chunks) > 1:  # roots within roots: each file once
+            _, first = np.unique(ids, return_index=True)
+            if len(first) < len(ids):
+                first.sort()
+                paths = [paths[i] for i in first.tolist()]
+                extensions = [extensions[i] for i in first.tolist()]
+                ids, rest = ids[first], [c[first] for c in rest]
+        return KnownColumns(paths, extensions, ids, *rest)
 
     def save_files(self, records: Sequence[FileRecord], tagset_id: int, scan_id: int) -> None:
         """Insert or replace scan results, all in one transaction."""

@@ -46,19 +46,19 @@ def ignore(store: Store, pairs: Iterable[Pair]) -> int:
     keys = {_key(a, b) for a, b in pairs if os.fsencode(a) != os.fsencode(b)}
     now = time.time()
     with store.writing("adding to the ignore list") as db:
-        before = db.total_changes
-        db.executemany("INSERT OR IGNORE INTO ignored_pairs (path_a, path_b, added_at) "
-                       "VALUES (?, ?, ?)", [(a, b, now) for a, b in sorted(keys)])
-        return db.total_changes - before
+        # (rowcount: the rows this statement changed, not those its triggers did)
+        return db.executemany("INSERT OR IGNORE INTO ignored_pairs (path_a, path_b, added_at) "
+                              "VALUES (?, ?, ?)", [(a, b, now) for a, b in sorted(keys)]
+                              ).rowcount
 
 
 def unignore(store: Store, pairs: Iterable[Pair]) -> int:
     """Take ``pairs`` off the list; returns how many were on it."""
     keys = sorted({_key(a, b) for a, b in pairs})
     with store.writing("removing from the ignore list") as db:
-        before = db.total_changes
-        db.executemany("DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?", keys)
-        return db.total_changes - before
+        done = db.executemany("DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?",
+                              keys).rowcount
+        return max(done, 0)
 
 
 def clear(store: Store) -> int:
