@@ -187,6 +187,79 @@ def test_an_empty_store_has_no_files(tmp_path):
         assert store.known_files([b"/"]) == {}
 
 
+def _to_read_plainly(walked, known: dict, tagset_id: int, fingerprints: bool):
+    """Whether a rescan reads each walked file, as it was decided file by file: (per
+    file, files unchanged, files read again for their fingerprints)."""
+    from simgui.core.reading.names import extension_of
+    from simgui.core.reading.pictures import picture_extensions
+
+    out, unchanged, refingerprinted = [], 0, 0
+    for found in walked:
+        old = known.get(os.fsencode(found.path))
+        same = (old is not None and old.ok and old.tagset_id == tagset_id
+                and (old.size, old.mtime_ns, old.device, old.inode)
+                == (found.size, found.mtime_ns, found.device, found.inode))
+        if same and (old.fingerprinted or not fingerprints) and (
+                old.pictured or extension_of(found.path) not in picture_extensions()):
+            unchanged += 1
+            out.append(False)
+        else:
+            refingerprinted += same
+            out.append(True)
+    return out, unchanged, refingerprinted
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                  HealthCheck.too_slow])
+@given(records=_records(), data=st.data())
+def test_a_rescan_reads_what_it_read_file_by_file(tmp_path_factory, records, data):
+    """The rescan's decision, taken over columns (scanner._to_read), is the one taken
+    file by file: new files, each field changed, other tag sets, files stored without
+    a sum table, fingerprints or a picture's hash, odd names."""
+    from simgui.core.reading.names import extension_of
+    from simgui.core.reading.scanner import ScanReport, _Found, _to_read
+
+    # as scans store them: the extension is the path's
+    records = [dataclasses.replace(r, extension=extension_of(os.fsdecode(r.path)))
+               for r in records]
+    with Store(tmp_path_factory.mktemp("s") / "s.db") as store:
+        tagsets = [store.tagset_id(), store.tagset_id(list(range(16)))]
+        scan_id = store.begin_scan(["/r"])
+        for r in records:
+            store.save_files([r], data.draw(st.sampled_from(tagsets)), scan_id)
+        walked = []
+        for r in records:
+            change = data.draw(st.sampled_from([None, None, "size", "mtime", "device",
+                                                "inode", "gone"]))
+            if change == "gone":
+                continue
+            fields = [os.fsdecode(r.path), r.size, r.mtime_ns, r.device, r.inode]
+            if change:
+                at = ["size", "mtime", "device", "inode"].index(change) + 1
+                fields[at] = fields[at] - 1 if fields[at] > 0 else fields[at] + 1
+            walked.append(_Found(*fields))
+        walked += [_Found(os.fsdecode(p), 1, 2, 3, 4) for p in data.draw(
+            st.lists(_PATH, max_size=3, unique=True)) if p not in {r.path for r in records}]
+        walked = data.draw(st.permutations(walked))
+        roots = data.draw(st.lists(st.sampled_from([b"/r", b"/r2", b"/r/s", b"/"]),
+                                   min_size=1, max_size=2, unique=True))
+        tagset_id, fingerprints = data.draw(st.sampled_from(tagsets)), data.draw(st.booleans())
+        known = store.known_columns(roots)
+        assert len(set(known.paths)) == len(known.paths)  # roots within roots: once
+        assert {p: (i, e) for p, i, e in zip(known.paths, known.ids.tolist(),
+                                             known.extensions)} == {
+            p: (k.id, extension_of(os.fsdecode(p)))
+            for p, k in store.known_files(roots).items()}
+        report = ScanReport(0)
+        got = _to_read(walked, [os.fsencode(f.path) for f in walked], known, tagset_id,
+                       ScanOptions(fingerprints=fingerprints), report)
+        want, unchanged, refingerprinted = _to_read_plainly(
+            walked, store.known_files(roots), tagset_id, fingerprints)
+        assert got == want
+        assert (report.files_unchanged, report.files_fingerprinted) == (unchanged,
+                                                                        refingerprinted)
+
+
 # -- the walk ------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import dataclasses
 import errno
 import fnmatch
 import functools
+import itertools
 import operator
 import os
 import stat
@@ -350,51 +351,42 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
     try:
         # 1. walk, and decide what needs reading
         encoded_roots = [os.fsencode(r) for r in roots]
-        known = {} if identical_only else store.known_files(encoded_roots)
-        seen: set[bytes] = set()
+        known_later = None if identical_only else _known_meanwhile(store, encoded_roots)
         walked: list[_Found] = []
-        walked_paths: list[bytes] = []
-        to_read: list[bool] = []  # per walked file, for a full scan
         last_report = 0.0
         for root in roots:
             for found in walker.walk(root):
-                encoded = os.fsencode(found.path)
-                seen.add(encoded)
                 walked.append(found)
-                walked_paths.append(encoded)
-                rep.files_found += 1
-                rep.bytes_found += found.size
-                if not identical_only:
-                    old = known.get(encoded)
-                    same = (old is not None and old.ok and old.tagset_id == tagset_id
-                            and (old.size, old.mtime_ns, old.device, old.inode)
-                            == (found.size, found.mtime_ns, found.device, found.inode))
-                    if (same and (old.fingerprinted or not options.fingerprints)
-                            and (old.pictured  # pictures stored before their hashes: read again
-                                 or extension_of(found.path) not in picture_extensions())):
-                        rep.files_unchanged += 1
-                        to_read.append(False)
-                    else:
-                        rep.files_fingerprinted += same
-                        to_read.append(True)
                 # (the clock every 64 files: on a tree of small files it was a cost)
-                if not rep.files_found & 63 and elapsed() - last_report >= \
+                if not len(walked) & 63 and elapsed() - last_report >= \
                         _PROGRESS_EVERY_SECONDS:
                     last_report = elapsed()
-                    report(progress, Progress("walking", rep.files_found, None, 0, None,
+                    report(progress, Progress("walking", len(walked), None, 0, None,
                                               last_report, found.path))
+        walked_paths = list(map(os.fsencode, [f.path for f in walked]))
+        seen = set(walked_paths)
+        rep.files_found = len(walked)
+        rep.bytes_found = sum(f.size for f in walked)
+        known = None
+        to_read: list[bool] = []  # per walked file, for a full scan
+        if not identical_only:
+            known = known_later()
+            to_read = _to_read(walked, walked_paths, known, tagset_id, options, rep)
         # (id, size, mtime_ns, device, inode, content hash) of each stored file: a hash of
         # an unchanged file is reused, not read again (not asked for when nothing is read
         # and nobody waits for the identical copies: a rescan of an unchanged tree)
         hashed = identical_only or on_identical is not None or any(to_read)
         stored = store.known_hashes(encoded_roots) if hashed else {}
         known_hash = []
-        for found, encoded in zip(walked, walked_paths):
+        for found, encoded in zip(walked, walked_paths) if hashed else ():
             row = stored.get(encoded)
             known_hash.append(row[5] if row is not None and row[1:5] == (
                 found.size, found.mtime_ns, found.device, found.inode) else None)
 
-        if identical_only:
+        if not hashed:
+            # 2. nothing to read, and nobody waits for the identical copies
+            gone = [i for path, i in zip(known.paths, known.ids.tolist()) if path not in seen]
+        elif identical_only:
             # 2. the identical stage alone: hash what shares a size, store every file
             _identical_only(store, walked, walked_paths, known_hash, stored, options, rep,
                             issue, issues_to_save, progress, started, seen, on_identical)
@@ -428,7 +420,7 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
                 on_identical(rep.identical)
             _read_all(store, rest, tags, tagset_id, options, rep, issue, issues_to_save,
                       progress, started, seen)
-            gone = [k.id for path, k in known.items() if path not in seen]
+            gone = [i for path, i in zip(known.paths, known.ids.tolist()) if path not in seen]
 
         # 3. forget files that are gone (only after a complete walk and read)
         rep.files_forgotten = store.forget_files(gone)
@@ -452,6 +444,57 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
     report(progress, Progress("done", rep.files_found, rep.files_found, rep.bytes_read,
                               rep.bytes_read, rep.elapsed))
     return rep
+
+
+def _known_meanwhile(store: Store, roots: list[bytes]):
+    """Start reading the stored files under ``roots`` (Store.known_columns) on a thread
+    and a read-only connection of their own, while the walk runs (SQLite gathers them
+    without Python's lock); returns the function that waits for them.  Nothing is
+    written to the store until then, so they are what it holds when the walk ends."""
+    pool = ThreadPoolExecutor(1, thread_name_prefix="simgui-known")
+
+    def read():
+        with Store(store.path, read_only=True) as reader:
+            return reader.known_columns(roots)
+
+    future = pool.submit(read)
+    pool.shutdown(wait=False)
+    return future.result
+
+
+def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tagset_id: int,
+             options: ScanOptions, rep: ScanReport) -> list[bool]:
+    """Per walked file, whether a full scan reads it: it is new, or changed since it was
+    stored (size, time, device, inode, tag set), or stored without what this scan
+    keeps (a sum table; its fingerprints; a picture's hash).  Compared as columns:
+    a rescan of an unchanged tree is this and the walk."""
+    import numpy as np
+
+    n = len(walked)
+    if not known.paths:
+        return [True] * n
+    where = dict(zip(known.paths, range(len(known.paths))))
+    row = np.fromiter(map(where.get, walked_paths, itertools.repeat(-1)), np.int64, n)
+    stored = row >= 0
+    at = np.where(stored, row, 0)
+    same = stored & (known.flags[at] & 1 != 0) & (known.tagsets[at] == tagset_id)
+    for column, field_ in zip((known.sizes, known.mtimes_ns, known.devices, known.inodes),
+                              (1, 2, 3, 4)):
+        same &= column[at] == np.fromiter(map(operator.itemgetter(field_), walked),
+                                          np.int64, n)
+    complete = same.copy()
+    if options.fingerprints:
+        complete &= known.flags[at] & 2 != 0
+    # pictures stored before their hashes are read again (the stored extension is the
+    # path's, and the path is the same)
+    unpictured = np.flatnonzero(complete & (known.flags[at] & 4 == 0))
+    if len(unpictured):
+        pictures = picture_extensions()
+        extensions = known.extensions
+        complete[unpictured] = [extensions[r] not in pictures for r in row[unpictured].tolist()]
+    rep.files_unchanged += int(complete.sum())
+    rep.files_fingerprinted += int((same & ~complete).sum())
+    return (~complete).tolist()
 
 
 def _identical_only(store, walked, walked_paths, known_hash, stored, options, rep, issue,
