@@ -250,24 +250,24 @@ _MIGRATIONS: list[str] = [
     # 7: answers kept for the next look (simgui.core.store.answers), and the version of
     # the files and the ignore list they were given for, which every row written raises
     """
-    CREATE TABLE files_version (
+    CREATE TABLE IF NOT EXISTS files_version (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         version INTEGER NOT NULL
     );
-    INSERT INTO files_version (id, version) VALUES (1, 0);
-    CREATE TRIGGER file_added AFTER INSERT ON files
+    INSERT OR IGNORE INTO files_version (id, version) VALUES (1, 0);
+    CREATE TRIGGER IF NOT EXISTS file_added AFTER INSERT ON files
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TRIGGER file_changed AFTER UPDATE ON files
+    CREATE TRIGGER IF NOT EXISTS file_changed AFTER UPDATE ON files
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TRIGGER file_forgotten AFTER DELETE ON files
+    CREATE TRIGGER IF NOT EXISTS file_forgotten AFTER DELETE ON files
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TRIGGER pair_ignored AFTER INSERT ON ignored_pairs
+    CREATE TRIGGER IF NOT EXISTS pair_ignored AFTER INSERT ON ignored_pairs
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TRIGGER pair_changed AFTER UPDATE ON ignored_pairs
+    CREATE TRIGGER IF NOT EXISTS pair_changed AFTER UPDATE ON ignored_pairs
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TRIGGER pair_unignored AFTER DELETE ON ignored_pairs
+    CREATE TRIGGER IF NOT EXISTS pair_unignored AFTER DELETE ON ignored_pairs
         BEGIN UPDATE files_version SET version = version + 1; END;
-    CREATE TABLE kept_answers (
+    CREATE TABLE IF NOT EXISTS kept_answers (
         question TEXT PRIMARY KEY,           -- the command and every option that shapes it
         files_version INTEGER NOT NULL,
         used_at REAL NOT NULL,
