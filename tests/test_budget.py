@@ -58,15 +58,32 @@ def test_a_search_that_would_not_fit_is_refused_before_it_runs_and_names_what_fi
     assert len(space.class_pairs(Tolerances(fits, tol.sum))) < found
 
 
-def test_the_sum_ceiling_comes_down_with_the_budget():
+def _kept(stats) -> set:
+    """The pairs of classes a ToleranceStats keeps for groups."""
+    lists = np.repeat(stats.class_order, np.diff(stats.adjacent_start))
+    return {frozenset(p) for p in zip(lists.tolist(), stats.adjacent_class.tolist())}
+
+
+def test_the_sum_ceiling_comes_down_exactly_to_what_fits_while_searching():
+    """The search holds the sum-table hits as it finds them and lowers its ceiling a step
+    at a time when they pass the budget: it ends at the largest step whose hits fit, and
+    keeps exactly those, with no estimate made before."""
+    from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
+
     space = dense_space()
-    everything = len(space.class_pairs(Tolerances(10.0, 10.0)))
-    top = budget.affordable_sum_ceiling(space, budget=10**12)
-    low = budget.affordable_sum_ceiling(space, budget=everything // 4)
-    lower = budget.affordable_sum_ceiling(space, budget=everything // 16)
-    assert top == 10.0 and lower < low < top
-    # the pairs kept at the ceiling fit the budget the estimate was given (with its margin)
-    assert len(space.class_pairs(Tolerances(10.0, low))) <= everything // 4
+    whole = ToleranceStats.build(space)
+    assert whole.max_sum == 10.0
+    per_step = [int((whole.hit_sum <= s).sum()) // 2 for s in TOLERANCE_STEPS]
+    for budget_ in (per_step[-1], per_step[-1] - 1, per_step[len(per_step) // 2],
+                    per_step[3] + 1, 1):
+        held = ToleranceStats.build(space, max_found=budget_)
+        fits = [s for s, count in zip(TOLERANCE_STEPS, per_step) if count <= budget_]
+        assert held.max_sum == (fits[-1] if fits else TOLERANCE_STEPS[0]), budget_
+        # the counts still reach 10 %
+        assert np.array_equal(held.sum_hits_at, whole.sum_hits_at)
+        assert np.array_equal(held.key_hits_at, whole.key_hits_at)
+        want = ToleranceStats.build(space, max_sum=held.max_sum)
+        assert _kept(held) == _kept(want)
 
 
 def test_groups_that_would_not_fit_say_so_in_one_line(tmp_path, monkeypatch, capsys):
@@ -92,14 +109,15 @@ def test_groups_that_would_not_fit_say_so_in_one_line(tmp_path, monkeypatch, cap
 
 def test_a_content_floor_raises_the_sum_ceiling_by_what_it_drops():
     """With the content check on, the sliders keep only pairs with some content in
-    common: unrelated files' pairs are held only briefly, so more sum-table steps fit."""
+    common: unrelated files' pairs are never held, so more sum-table steps fit."""
+    from simgui.core.search.tolerance_stats import ToleranceStats
+
     space = dense_space()
     everything = len(space.class_pairs(Tolerances(10.0, 10.0)))
-    plain = budget.affordable_sum_ceiling(space, budget=everything // 8)
-    unrelated = budget.affordable_sum_ceiling(space, budget=everything // 8,
-                                              content=lambda pairs: np.zeros(len(pairs)),
-                                              content_floor=10.0)
-    related = budget.affordable_sum_ceiling(space, budget=everything // 8,
-                                            content=lambda pairs: np.full(len(pairs), 80.0),
-                                            content_floor=10.0)
-    assert related <= plain < unrelated
+
+    def ceiling(share):
+        return ToleranceStats.build(space, content=lambda pairs: np.full(len(pairs), share),
+                                    content_floor=10.0, max_found=everything // 8).max_sum
+
+    plain = ToleranceStats.build(space, max_found=everything // 8).max_sum
+    assert ceiling(80.0) == plain < ceiling(0.0) == 10.0

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from simgui.core.search import analysis as analysis_module
+from simgui.core.search.tolerance_stats import MAX_TOLERANCE, ToleranceStats
 from simgui.core.settings import Settings, load_settings
 from simgui.gui.main_window import MainWindow
 from tests.test_gui_window import WAIT_MS, make_tree
@@ -20,15 +20,16 @@ KEY = 5.0  # the user's key tolerance, never capped
 def cap(monkeypatch):
     """The sum-table ceiling of the analyses to come: ``cap["sum"] = 0.5`` makes the
     collection one whose similar pairs above 0.5 % would not fit in memory (as a small
-    pair budget would); None leaves the real estimate."""
-    real = analysis_module.affordable_sum_ceiling
+    pair budget would); None leaves what the memory holds."""
+    real = ToleranceStats.build.__func__
     state = {"sum": None}
 
-    def ceiling(space, *args, **kwargs):
-        found = real(space, *args, **kwargs)
-        return found if state["sum"] is None else min(found, state["sum"])
+    def build(cls, space, *args, max_sum=MAX_TOLERANCE, **kwargs):
+        if state["sum"] is not None:
+            max_sum = min(max_sum, state["sum"])
+        return real(cls, space, *args, max_sum=max_sum, **kwargs)
 
-    monkeypatch.setattr(analysis_module, "affordable_sum_ceiling", ceiling)
+    monkeypatch.setattr(ToleranceStats, "build", classmethod(build))
     return state
 
 

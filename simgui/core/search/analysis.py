@@ -20,7 +20,7 @@ import numpy as np
 
 from simgui.core.search import methods
 from simgui.core.search.budget import (
-    BYTES_PER_FOUND_PAIR, BYTES_PER_KEPT_PAIR, affordable_sum_ceiling, check_affordable,
+    BYTES_PER_FOUND_PAIR, BYTES_PER_KEPT_PAIR, check_affordable,
     pair_budget,
 )
 from simgui.core.folders import folder_test
@@ -133,15 +133,13 @@ class Analysis:
             # with the check on, pairs it can confirm at no setting are not kept (turning
             # it off is a new search)
             floor = LOWEST_MIN_CONTENT if settings.content_check and content else 0.0
-            # the search may find, at most, what the memory holds while it searches (an
-            # estimate); the pairs kept for groups are then cut exactly to what the
-            # memory holds for grouping
-            top = affordable_sum_ceiling(space, overrides=overrides, content=content,
-                                         content_floor=floor,
-                                         budget=pair_budget(BYTES_PER_FOUND_PAIR))
-            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority, max_sum=top,
-                                         content=content, overrides=overrides,
-                                         content_floor=floor,
+            # the search holds, at most, what the memory holds while it searches (the
+            # sum-table ceiling lowered as it finds more); the pairs kept for groups are
+            # then cut exactly to what the memory holds for grouping
+            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
+                                         max_sum=MAX_TOLERANCE, content=content,
+                                         overrides=overrides, content_floor=floor,
+                                         max_found=pair_budget(BYTES_PER_FOUND_PAIR),
                                          max_kept=pair_budget(BYTES_PER_KEPT_PAIR))
         else:
             check_affordable(space, ceiling, settings.override_map())

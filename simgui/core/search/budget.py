@@ -3,14 +3,14 @@
 Dense collections (many files of one size and type) can have billions of pairs
 within a wide tolerance, and every search holds the pairs it finds.  Their number
 is estimated from a random sample of the files (pairs grow with the square of the
-files), and set against the memory the system has available now, so that:
+files), and set against the memory the system has available now, so that a search
+at one tolerance (``simgui groups``, ``pairs``, the benchmarks) that would not fit
+stops before it starts, and says which tolerance would (:func:`check_affordable`),
+instead of being killed by the system.
 
-- the sliders' analysis keeps the sum-table hits up to the largest sum-table
-  tolerance whose hits fit (:func:`affordable_sum_ceiling`; the key candidates
-  are tallied, not kept), and the window says where the slider stops;
-- a search at one tolerance (``simgui groups``, ``pairs``, the benchmarks) that
-  would not fit stops before it starts, and says which tolerance would
-  (:func:`check_affordable`), instead of being killed by the system.
+The sliders' analysis needs no estimate: it keeps the sum-table hits up to the
+largest slider step whose hits fit :func:`pair_budget`, counted as it finds them
+(tolerance_stats.HeldHits), and tallies the key candidates without keeping them.
 
 Below these limits everything stays exact: the estimate only decides whether to
 search, never what a search finds.
@@ -25,7 +25,7 @@ import numpy as np
 
 from simgui.core.memory import NotEnoughMemory, available_memory
 from simgui.core.search.simfind import SearchSpace, Tolerances
-from simgui.core.search.tolerance_stats import MAX_TOLERANCE, TOLERANCE_STEPS
+from simgui.core.search.tolerance_stats import TOLERANCE_STEPS
 from simgui.core.units import format_bytes
 
 #: Peak bytes per pair a search holds, measured with tracemalloc: 242 for a search at
@@ -87,13 +87,6 @@ class _Sample:
         """Estimated class pairs of the whole space at ``tolerances``."""
         return len(self.space.class_pairs(tolerances, overrides)) * self.scale
 
-    def kept_pairs(self, tolerances: Tolerances, overrides, content, floor: float) -> float:
-        """Estimated pairs the sliders' statistics keep at ``tolerances``: the class
-        pairs ``content(pairs)`` (in the space's file indices) keeps at ``floor``."""
-        pairs = self.space.class_pairs(tolerances, overrides)
-        kept = int((content(self.files[pairs]) >= floor).sum()) if len(pairs) else 0
-        return kept * self.scale
-
     def fitting_steps(self, count, steps: int, budget: int) -> int:
         """How many of the first ``steps`` slider steps give pairs that fit ``budget``
         with a margin for the estimate's error (half of it); ``count(step)``: the
@@ -106,33 +99,6 @@ class _Sample:
             else:
                 hi = mid
         return lo
-
-
-def affordable_sum_ceiling(space: SearchSpace, key_ceiling: float = MAX_TOLERANCE,
-                           budget: int | None = None, seed: int = 0,
-                           overrides: Mapping[str, Tolerances] | None = None,
-                           content=None, content_floor: float = 0.0) -> float:
-    """The largest slider step up to 10 % whose sum-table hits within ``key_ceiling``
-    fit ``budget`` pairs (default: what the memory available now holds, see
-    :func:`pair_budget`): what the sliders' statistics keep to form groups.  The
-    similar pairs of extensions with ``overrides`` (which do not move with the
-    sliders) count too.  With ``content`` (``content(pairs)``: their share of content
-    in common) and a ``content_floor``, only the pairs at or above the floor are kept
-    (see ToleranceStats.build): the others are dropped as the search finds them."""
-    if budget is None:
-        budget = pair_budget(BYTES_PER_KEPT_PAIR)
-    sample = _Sample(space, seed)
-    if sample.whole:
-        return MAX_TOLERANCE
-    if content is not None and content_floor > 0:
-        def count(step):
-            return sample.kept_pairs(Tolerances(key_ceiling, step), overrides, content,
-                                     content_floor)
-    else:
-        def count(step):
-            return sample.pairs(Tolerances(key_ceiling, step), overrides)
-    fits = sample.fitting_steps(count, len(TOLERANCE_STEPS), budget)
-    return float(TOLERANCE_STEPS[max(fits - 1, 0)])
 
 
 def check_affordable(space: SearchSpace, tolerances: Tolerances,

@@ -1373,8 +1373,8 @@ class SearchSpace:
         return self._class_pairs_counted(tolerances, overrides, counting=False)[0]
 
     def tallied_pairs(self, tolerances: Tolerances, keep_sum: float, weight: np.ndarray,
-                      overrides: Mapping[str, Tolerances] | None = None, keep=None
-                      ) -> tuple[np.ndarray, np.ndarray]:
+                      overrides: Mapping[str, Tolerances] | None = None, keep=None,
+                      hold=None) -> tuple[np.ndarray, np.ndarray]:
         """The search of :meth:`class_pairs` at ``tolerances``, keeping only the pairs
         that are sum-table hits at ``keep_sum``, and a tally of them all:
         ``hist[i, j]``, the file pairs (``weight`` per file: its class's size) first
@@ -1382,7 +1382,12 @@ class SearchSpace:
         with the pairs kept, not with those met.  ``keep``: ``keep(pairs) -> bool
         mask``, which of those hits to keep, asked a chunk of the search at a time (the
         content floor: most hits of a real collection are unrelated files), so that
-        the hits it drops are never all held at once; the tally counts them all."""
+        the hits it drops are never all held at once; the tally counts them all.
+        ``hold``: ``hold(pairs)``, given each chunk's hits (those ``keep`` keeps) to
+        hold instead of the search, and ``hold.pairs()`` then what it held (the
+        sliders' statistics thin them to what fits as they come: see
+        tolerance_stats.HeldHits); the pairs of classes searched in several extensions
+        are the search's to thin, and not given."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
         reps = self.search_reps()
         n_steps = len(TOLERANCE_STEPS)
@@ -1396,19 +1401,25 @@ class SearchSpace:
         multi = self._searched_in_several_extensions(reps)
         weight = np.ascontiguousarray(weight, dtype=np.int64)
         kept = None
-        if keep is not None:
+        if keep is not None or hold is not None:
             def kept(p):
                 # the pairs of classes searched in several extensions are all kept: they
                 # are tallied below, once per pair of classes
-                return keep(p) | multi[p[:, 0]] | multi[p[:, 1]]
+                odd = multi[p[:, 0]] | multi[p[:, 1]]
+                if hold is None:
+                    return keep(p) | odd
+                hold(p[~odd] if keep is None else p[keep(p) & ~odd])
+                return odd
         pairs, work = _similar_pairs(reps, self.sizes, self.tables,
                                      np.ascontiguousarray(self.keys, dtype=np.float64),
                                      np.ascontiguousarray(self.ext_ids, dtype=np.int64),
                                      key_frac, sum_frac, self.extension_offsets(),
                                      self.size_factor, tally=(weight, multi, fixed, keep_sum),
                                      keep=kept,
-                                     chunk_files=_CHUNK_FILES if keep is None else _KEEP_CHUNK_FILES)
+                                     chunk_files=_CHUNK_FILES if kept is None else _KEEP_CHUNK_FILES)
         hist = work["hist"]
+        if hold is not None:
+            pairs = np.concatenate((hold.pairs(), pairs))
         odd = multi[pairs[:, 0]] | multi[pairs[:, 1]]
         if odd.any():
             extra = pairs[odd]

@@ -21,6 +21,7 @@ k(k-1)/2 pairs that hit at any tolerance.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -32,7 +33,7 @@ from simgui.core.search import workers as _threads
 from simgui.core.search.workers import map_threads
 from simgui.core.search.steps import (  # noqa: F401  (TOLERANCE_STEPS, step_at_or_above: re-exported)
     ANY_SUM_TOLERANCE, MAX_TOLERANCE, TOLERANCE_STEPS, hits_at_steps, pair_tolerances,
-    step_at_or_above, tally,
+    pair_tolerances_in, step_at_or_above, tally,
 )
 
 
@@ -129,7 +130,8 @@ class ToleranceStats:
               priority: np.ndarray | None = None, *,
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
               content=None, overrides: Mapping[str, Tolerances] | None = None,
-              content_floor: float = 0.0, max_kept: int | None = None) -> ToleranceStats:
+              content_floor: float = 0.0, max_kept: int | None = None,
+              max_found: int | None = None) -> ToleranceStats:
         """Counts up to key tolerance ``max_key`` percent (the slider's top) and every
         sum-table step; groups up to ``max_key`` and ``max_sum``.
 
@@ -154,6 +156,8 @@ class ToleranceStats:
         ``max_kept``: keep for groups at most this many pairs: ``max_sum`` is lowered to
         the largest slider step whose pairs are no more (counted exactly, once the
         search has found them; the counts still reach ``max_sum``).
+        ``max_found``: hold at most this many pairs while searching: ``max_sum`` is
+        lowered, a step at a time, as the pairs found pass it (see :class:`HeldHits`).
         """
         fixed = space.override_ids(overrides)
         counts = np.diff(space.classes.members_start)
@@ -164,8 +168,15 @@ class ToleranceStats:
             # mostly unrelated files, too many to hold all at once at a million files
             above_floor = None if content is None or content_floor <= 0 else (
                 lambda pairs: content(pairs) >= content_floor)
+            held = None
+            if max_found is not None:
+                fixed_ext = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
+                fixed_ext[list(fixed)] = True
+                held = HeldHits(space, max_sum, max_found, fixed_ext)
             pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
-                                              weight, overrides, keep=above_floor)
+                                              weight, overrides, keep=above_floor, hold=held)
+            if held is not None:
+                max_sum = min(max_sum, held.ceiling)
         else:
             pairs = space.class_pairs(Tolerances(max_key, max_sum), overrides)
         min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
@@ -377,6 +388,58 @@ class ToleranceStats:
                 "key_hits": key_hits, "sum_hits": sum_hits,
                 "ratio": np.divide(sum_hits, np.maximum(key_hits, 1)),
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
+
+
+class HeldHits:
+    """The sum-table hits a search keeps for groups, held as it finds them, up to a
+    ceiling it lowers a slider step at a time whenever they pass ``budget``: at the end,
+    exactly the hits up to the largest step whose hits fit (a hit below the first step
+    is kept whatever their number), with no estimate made before the search.
+
+    ``hold(pairs)`` is called on the search's threads with each chunk's hits; pairs of
+    extensions in ``fixed`` (their own tolerances) are hits at every step."""
+
+    def __init__(self, space: SearchSpace, ceiling: float, budget: int,
+                 fixed: np.ndarray | None = None):
+        self.space, self.budget = space, int(budget)
+        self.fixed = fixed if fixed is not None and fixed.any() else None
+        self.keys = np.ascontiguousarray(space.keys, np.float64)
+        # index of the top step kept (every pair found is a hit at ``ceiling``)
+        self.top = max(int(np.searchsorted(TOLERANCE_STEPS, ceiling, side="right")) - 1, 0)
+        self.ceiling = float(ceiling)
+        self.parts: list[tuple[np.ndarray, np.ndarray]] = []  # (pairs, each one's step)
+        self.per_step = np.zeros(len(TOLERANCE_STEPS) + 1, np.int64)
+        self.lock = threading.Lock()
+
+    def __call__(self, pairs: np.ndarray) -> None:
+        m = len(pairs)
+        if m == 0:
+            return
+        min_key, min_sum = np.empty(m), np.empty(m)
+        pair_tolerances_in(0, m, pairs, self.space.sizes, self.keys, self.space.tables,
+                           min_key, min_sum)
+        if self.fixed is not None:
+            min_sum[self.fixed[self.space.ext_ids[pairs[:, 0]]]] = 0.0
+        step = np.searchsorted(TOLERANCE_STEPS, min_sum).astype(np.uint8)  # first step a hit
+        with self.lock:
+            inside = step <= self.top
+            pairs, step = pairs[inside], step[inside]
+            self.parts.append((pairs, step))
+            self.per_step += np.bincount(step, minlength=len(self.per_step))
+            held = int(self.per_step[:self.top + 1].sum())
+            if held > self.budget and self.top > 0:
+                within = np.cumsum(self.per_step)
+                fits = np.flatnonzero(within[:self.top] <= self.budget)
+                self.top = int(fits[-1]) if len(fits) else 0
+                self.ceiling = float(TOLERANCE_STEPS[self.top])
+                self.parts = [(p[s <= self.top], s[s <= self.top]) for p, s in self.parts]
+                self.per_step[self.top + 1:] = 0
+
+    def pairs(self) -> np.ndarray:
+        """What was held, at the final ceiling."""
+        parts = [p for p, _ in self.parts]
+        self.parts = []
+        return np.concatenate(parts) if parts else np.zeros((0, 2), np.int64)
 
 
 def _largest_step_holding(min_sum: np.ndarray, max_sum: float, max_kept: int) -> float:
