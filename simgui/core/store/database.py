@@ -247,16 +247,15 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (path_a, path_b)
     );
     """,
-    # 7: answers kept for the next look (simgui.core.store.answers), and the version of
-    # the files and the ignore list they were given for, which every row written raises
+    # 7: answers kept for the next look (simgui.core.store.answers), and a counter that
+    # every row of the files and the ignore list changed or removed raises (a row added
+    # raises their largest rowid: a trigger on every row a scan adds cost it a fifth)
     """
     CREATE TABLE IF NOT EXISTS files_version (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         version INTEGER NOT NULL
     );
     INSERT OR IGNORE INTO files_version (id, version) VALUES (1, 0);
-    CREATE TRIGGER IF NOT EXISTS file_added AFTER INSERT ON files
-        BEGIN UPDATE files_version SET version = version + 1; END;
     CREATE TRIGGER IF NOT EXISTS file_changed AFTER UPDATE ON files
         BEGIN UPDATE files_version SET version = version + 1; END;
     CREATE TRIGGER IF NOT EXISTS file_forgotten AFTER DELETE ON files
@@ -269,7 +268,7 @@ _MIGRATIONS: list[str] = [
         BEGIN UPDATE files_version SET version = version + 1; END;
     CREATE TABLE IF NOT EXISTS kept_answers (
         question TEXT PRIMARY KEY,           -- the command and every option that shapes it
-        files_version INTEGER NOT NULL,
+        files_version TEXT NOT NULL,         -- see answers.files_version
         used_at REAL NOT NULL,
         answer BLOB NOT NULL                 -- zlib of the text, UTF-8 (surrogates passed)
     );
@@ -284,6 +283,8 @@ PICTURES_FROM = 5
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
+#: rows a save into an empty store needs for its indexes to be built after them
+_BUILD_INDEXES_FROM = 10_000
 #: rows of one chunk of Store.files: each column of a chunk is one SQLite value, which
 #: must stay under SQLite's 1 GB length limit (MinHash signatures: 512 bytes a row)
 _FILES_CHUNK = 1 << 18
@@ -968,6 +969,10 @@ class Store:
         self._db.execute("PRAGMA cache_size = -65536")
         try:
             with self._guard("saving scan results"), self._write():
+                # into an empty store, the indexes by size and identity are built once
+                # after the rows, not row by row (a fifth less time for /usr)
+                later = self._drop_indexes_if_empty() if len(rows) >= _BUILD_INDEXES_FROM \
+                    else []
                 self._db.executemany(
                     "INSERT INTO files (path, size, mtime_ns, device, inode, extension, "
                     "content_hash, scanned_at, scan_id, error) "
@@ -980,8 +985,22 @@ class Store:
                     "error = excluded.error, simhash = NULL, minhash = NULL"
                     + (", picture_hash = NULL, picture_width = NULL, picture_height = NULL, "
                        "picture_format = NULL, picture_error = NULL" if pictures else ""), rows)
+                for sql in later:
+                    self._db.execute(sql)
         finally:
             self._db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+    def _drop_indexes_if_empty(self) -> list[str]:
+        """In a transaction: where no file is stored yet, drop the files' indexes but the
+        path's, and return the statements that make them again."""
+        if self._db.execute("SELECT EXISTS (SELECT 1 FROM files)").fetchone()[0]:
+            return []
+        made = self._db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'files' "
+            "AND sql IS NOT NULL").fetchall()
+        for name, _ in made:
+            self._db.execute(f'DROP INDEX "{name}"')
+        return [sql for _, sql in made]
 
     def identical_files(self) -> StoredFiles:
         """Every readable file whose size and content hash another stored file shares,
