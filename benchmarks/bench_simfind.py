@@ -103,10 +103,12 @@ def file_types(seed: int = SEED, n_types: int = 12, compressed: int = 1):
 
 
 def corpus(n: int, rng: np.random.Generator | None = None, *, seed: int = SEED,
-           sigma: float = 0.15, rho: float = 0.6):
+           sigma: float = 0.15, rho: float = 0.6, with_families: bool = False):
     """n files of the realistic corpus (see the module docstring): sizes, tables,
     extensions.  The file types come from ``seed``; the files from ``rng`` if given,
-    else from a generator seeded with (seed, n)."""
+    else from a generator seeded with (seed, n).  With ``with_families``, also each file's
+    family (its number) and the share of its bytes edited from the family's first
+    file (0 for that one and for exact copies): what its contents would share."""
     rates, direction, popularity, is_compressed = file_types(seed)
     rng = np.random.default_rng([seed, n]) if rng is None else rng
     families = []
@@ -142,7 +144,12 @@ def corpus(n: int, rng: np.random.Generator | None = None, *, seed: int = SEED,
     sizes[edited] = np.maximum(1, sizes[edited] + grown)
     order = rng.permutation(n)
     kinds = kind[family][order]
-    return sizes[order], tables[order].astype(np.int64), [f"e{k}" for k in kinds]
+    out = sizes[order], tables[order].astype(np.int64), [f"e{k}" for k in kinds]
+    if with_families:
+        edit = np.zeros(n)
+        edit[edited] = share
+        return (*out, family[order], edit[order])
+    return out
 
 
 def legacy_corpus(n: int, rng: np.random.Generator):

@@ -215,12 +215,12 @@ def test_tolerances_above_the_ceiling_are_refused():
 
 
 def test_the_sum_ceiling_comes_down_when_pairs_exceed_the_budget():
-    from simgui.core.search.analysis import affordable_sum_ceiling
     from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
     files = collection(5, 6000)
     space = Analysis.build(files).space
-    assert affordable_sum_ceiling(space, budget=10**12) == 10.0
-    low = affordable_sum_ceiling(space, budget=len(space.class_pairs(Tolerances(10, 10))) // 4)
+    assert ToleranceStats.build(space, max_found=10**12).max_sum == 10.0
+    low = ToleranceStats.build(
+        space, max_found=len(space.class_pairs(Tolerances(10, 10))) // 4).max_sum
     assert low < 10.0
     full = Analysis.build(files).stats
     lowered = ToleranceStats.build(space, 10.0, None, max_sum=low)
@@ -240,30 +240,30 @@ def test_the_sum_ceiling_comes_down_when_pairs_exceed_the_budget():
 
 def test_the_sum_ceiling_does_not_depend_on_extension_numbering():
     # one dense kind of file; the odd file's extension sorts before or after it
-    from simgui.core.search.analysis import affordable_sum_ceiling
     from simgui.core.search.simfind import SearchSpace
+    from simgui.core.search.tolerance_stats import ToleranceStats
     rng = np.random.default_rng(0)
     tables = rng.integers(1000, 1010, (4000, 16))
     sizes = tables.sum(axis=1) * 3
-    ceilings = {odd: affordable_sum_ceiling(SearchSpace.build(
-        sizes, tables, extensions=["txt"] * 3999 + [odd]), budget=200_000)
+    ceilings = {odd: ToleranceStats.build(SearchSpace.build(
+        sizes, tables, extensions=["txt"] * 3999 + [odd]), max_found=200_000).max_sum
         for odd in ("aaa", "zzz")}
     assert ceilings["aaa"] == ceilings["zzz"] < 10.0
 
 
 def test_overridden_extensions_count_against_the_pair_budget():
-    from simgui.core.search.analysis import affordable_sum_ceiling
     from simgui.core.search.simfind import SearchSpace
+    from simgui.core.search.tolerance_stats import ToleranceStats
     rng = np.random.default_rng(1)
     tables = rng.integers(1000, 1300, (4000, 16))
     sizes = tables.sum(axis=1) * 3
     space = SearchSpace.build(sizes, tables, extensions=["ps", "txt"] * 2000)
-    budget = 4 * len(space.class_pairs(Tolerances(10.0, 0.5)))
-    plain = affordable_sum_ceiling(space, budget=budget)
-    loose = affordable_sum_ceiling(space, budget=budget, overrides={"ps": Tolerances(10.0, 10.0)})
+    budget = 2 * len(space.class_pairs(Tolerances(10.0, 0.5)))
+    plain = ToleranceStats.build(space, max_found=budget).max_sum
+    loose = ToleranceStats.build(space, max_found=budget,
+                                 overrides={"ps": Tolerances(10.0, 10.0)}).max_sum
     assert loose < plain < 10.0
     # only similar pairs of an overridden extension are met (and counted as key hits)
-    from simgui.core.search.tolerance_stats import ToleranceStats
     tight = {"ps": Tolerances(10.0, 0.01)}
     held = ToleranceStats.build(space, 0.01, overrides=tight)
     any_sum = Tolerances(0.01, 3200.0)

@@ -178,3 +178,39 @@ def test_no_check_holds_for_an_overridden_extension_too(tmp_path, capsys):
     assert capsys.readouterr().out == ""  # checked: none is similar
     assert main(["similar", "--db", db, "--no-check", *loose]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3  # as published: all three
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(2, 10),
+       changed=st.lists(st.integers(0, 128), min_size=1, max_size=10),
+       same_low=st.floats(0, 1), values=st.sampled_from(["random", "few", "runs"]),
+       floor=st.sampled_from([0.0, 1e-9, 10.0, 10.5, 50.0, 66.6, 99.99, 100.0, 101.0])
+       | st.floats(0, 100))
+def test_the_floor_test_from_low_bytes_is_the_shares_compared(seed, rows, changed, same_low,
+                                                              values, floor):
+    """ContentShares.at_least (what the sliders' search drops below the check's floor)
+    gives exactly ``shares >= floor``: signatures edited from one another in any number
+    of slots, the new values often equal to the old in their low byte, in runs of 0x00
+    and 0xFF, or from a handful of values, at every floor around the steps of 1/128."""
+    rng = np.random.default_rng(seed)
+    if values == "random":
+        base = rng.integers(0, 2**32, 128, dtype=np.uint32)
+    elif values == "few":
+        base = rng.choice(np.array([0, 0xFF, 0x100, 0x1FF, 0xFFFFFF00, 0xFFFFFFFF], np.uint32),
+                          128)
+    else:
+        base = np.repeat(np.array([0, 0xFFFFFFFF], np.uint32), 64)
+    signatures = np.empty((rows, 128), np.uint32)
+    for r in range(rows):
+        row = base.copy()
+        k = changed[r % len(changed)]
+        slots = rng.choice(128, k, replace=False)
+        # a new value equal to the old in its low byte (only the full slot tells them
+        # apart), or any other
+        high = rng.integers(1, 2**24, k, dtype=np.uint32) << np.uint32(8)
+        row[slots] = np.where(rng.random(k) < same_low, row[slots] ^ high,
+                              rng.integers(0, 2**32, k, dtype=np.uint32))
+        signatures[r] = row
+    pairs = np.array([(a, b) for a in range(rows) for b in range(rows) if a != b])
+    check = methods.ContentShares(signatures)
+    assert np.array_equal(check.at_least(pairs, floor), check(pairs) >= floor)

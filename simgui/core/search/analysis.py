@@ -254,7 +254,7 @@ def _content_of_pairs(files: StoredFiles, settings: SearchSettings):
     if settings.method != "paper" or files.fingerprinted is None \
             or not files.fingerprinted.all():
         return None
-    return lambda pairs: methods.shared_content(files.signatures, pairs)
+    return methods.ContentShares(files.signatures)
 
 
 def _method_stats(files: StoredFiles, space: SearchSpace, method: str, priority: np.ndarray,

@@ -12,8 +12,8 @@ k(k-1)/2 pairs that hit at any tolerance.
   the similar pairs: 56 million at 10 % among 100,000 files): O(1) lookups over
   the whole range, in 600 KB (and one more per chunk of the search while it runs).
 - Groups are one greedy pass over adjacency lists of the pairs kept: the
-  sum-table hits up to ``max_sum`` (what the memory available holds, see
-  budget.affordable_sum_ceiling), each list sorted by the slider step at or
+  sum-table hits up to ``max_sum`` (what the memory available holds, counted as the
+  search finds them, see :class:`HeldHits`), each list sorted by the slider step at or
   above its sum-table tolerance, so the pass stops at the first step beyond the
   slider: a few milliseconds for 100,000 files.  Sum-table hits between steps
   are counted from the same lists.
@@ -166,8 +166,11 @@ class ToleranceStats:
             weight = counts[space.classes.of_file]
             # under the floor, dropped as the search goes: a real collection's hits are
             # mostly unrelated files, too many to hold all at once at a million files
-            above_floor = None if content is None or content_floor <= 0 else (
-                lambda pairs: content(pairs) >= content_floor)
+            above_floor = None
+            if content is not None and content_floor > 0:
+                at_least = getattr(content, "at_least", None)  # (methods.ContentShares)
+                above_floor = ((lambda pairs: at_least(pairs, content_floor)) if at_least
+                               else (lambda pairs: content(pairs) >= content_floor))
             held = None
             if max_found is not None:
                 fixed_ext = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
