@@ -344,14 +344,17 @@ def test_grouping_at_steps_from_the_hits_steps_equals_it_from_their_tolerances(
 @given(collections(min_size=2), st.lists(st.sampled_from(["a", "b", "c"]), min_size=40,
                                          max_size=40),
        st.integers(0, 3), st.sampled_from([0.5, 3.2, 10.0]), st.sampled_from([10.0, 50.0]),
-       st.booleans(), st.integers(1, 64))
+       st.booleans(), st.integers(1, 64), st.sampled_from([1, 2, 7, 1 << 21]),
+       st.sampled_from([None, 1, 5, 40, 10**9]))
 def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
-        data, exts, copies, max_sum, floor, override, chunk):
+        data, exts, copies, max_sum, floor, override, chunk, between, max_found):
     """The content floor drops pairs a chunk of the search at a time (few of a real
-    collection's hits are related files, too many to hold at once at a million files):
-    the statistics equal those of every hit held, then the floor applied; with copies
-    in several extensions (their pairs tallied once per pair of classes), an extension
-    with its own tolerances, and chunks of any size."""
+    collection's hits are related files, too many to hold at once at a million files),
+    and within a chunk every ``between`` pairs found; the search holds at most
+    ``max_found`` of them, lowering its sum-table ceiling as it must (HeldHits): the
+    statistics equal those of every hit held, then the floor applied and the pairs cut
+    at that ceiling; with copies in several extensions (their pairs tallied once per
+    pair of classes), an extension with its own tolerances, and chunks of any size."""
     import pytest
 
     from simgui.core.search.steps import pair_tolerances
@@ -370,8 +373,11 @@ def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(simfind, "_KEEP_CHUNK_FILES", chunk)
+        patch.setattr(simfind, "_KEEP_PAIRS", between)
         streamed = ToleranceStats.build(space, 10.0, max_sum=max_sum, content=content,
-                                        overrides=overrides, content_floor=floor)
+                                        overrides=overrides, content_floor=floor,
+                                        max_found=max_found)
+        assert streamed.max_sum <= max_sum
         # the search itself keeps only what passes (or what it tallies after it: the
         # pairs of classes searched in several extensions), not everything
         weight = np.diff(space.classes.members_start)[space.classes.of_file]
@@ -387,9 +393,18 @@ def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
     fixed = np.isin(space.ext_ids[pairs[:, 0]], list(space.override_ids(overrides)))
     min_key[fixed] = min_sum[fixed] = 0.0
     keep = content(pairs) >= floor
+    if max_found is None:
+        assert streamed.max_sum == max_sum
+    else:  # the largest step whose pairs (the first step's, whatever their number) fit,
+        # of those the search gave it to hold (not those of classes searched in several
+        # extensions, which the search thins to one per pair of classes itself)
+        from simgui.core.search.tolerance_stats import _largest_step_holding
+        multi = space._searched_in_several_extensions(space.search_reps())
+        given_ = keep & ~(multi[pairs[:, 0]] | multi[pairs[:, 1]])
+        assert streamed.max_sum == _largest_step_holding(min_sum[given_], max_sum, max_found)
     held = ToleranceStats.from_pairs(space, pairs[keep], min_key[keep], min_sum[keep],
-                                     max_key=10.0, max_sum=max_sum, content=content(pairs)[keep],
-                                     tallied=hist)
+                                     max_key=10.0, max_sum=streamed.max_sum,
+                                     content=content(pairs)[keep], tallied=hist)
     for name in ("key_hits_at", "sum_hits_at", "adjacent_start", "class_order", "hit_key_step",
                  "hit_sum_step"):
         np.testing.assert_array_equal(getattr(streamed, name), getattr(held, name), name)

@@ -332,6 +332,9 @@ _CHUNK_FILES = 16384
 #: ... when the pairs a chunk finds are thinned as it ends (tallied_pairs' ``keep``):
 #: smaller, so that what is dropped is held in smaller pieces
 _KEEP_CHUNK_FILES = 2048
+#: ... and at most this many pairs found (a batch of files more) between two thinnings:
+#: a cell of a dense collection at 10 % can have hundreds of millions
+_KEEP_PAIRS = 1 << 21
 #: A cell's files are searched in batches of at most this many (each batch's
 #: candidates are collected, then tested).
 _BATCH = 1024
@@ -917,21 +920,25 @@ def _slot_room(slots):
 
 
 @njit(nogil=True, cache=True)
-def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_cell_hi,
+def _sweep_cells(c0, c1, x_start, max_found, out, counts, cell_start, cell_code,
+                 band_cell_lo, band_cell_hi,
                  band_cell_shift, band_sig_shift, band_key_quantum, band_row_min, band_col_min,
                  band_rows, band_cols, band_min_size, band_max_size, band_shift, col_bits, key, sig,
                  size, ext, ext_kf, ext_sf, orig, tab, size_factor, whole_up_to, counting,
                  hist, weight, multi, fixed, keep_sum):
-    """Similar pairs whose first file is in cells c0 .. c1-1, as file indices (a, b), a < b:
-    ``out`` (grown as needed) and how many rows of it; ``counts[0]`` gets the number of
-    candidates (within a file's key window in its neighbour cells), ``counts[1]`` those
-    that passed the one-word filter, ``counts[2]`` the files the scans looked at.  Per cell:
-    find the neighbour cells, collect the candidates passing the one-word filter, then
-    test those exactly.  With a ``hist`` (else None), the hits are tallied there and
-    only some kept (see :func:`_verify_tally`).
+    """Similar pairs whose first file is in cells c0 .. c1-1, from file ``x_start`` of
+    cell c0 on, as file indices (a, b), a < b: ``out`` (grown as needed), how many rows
+    of it, and where to go on from: the cell and file (c1 and -1 when done), once
+    ``max_found`` pairs are found (at the end of a batch of files: a dense cell at a wide
+    tolerance can have hundreds of millions, and the caller thins them between calls).
+    ``counts[0]`` gains the number of candidates (within a file's key window in its
+    neighbour cells), ``counts[1]`` those that passed the one-word filter, ``counts[2]``
+    the files the scans looked at.  Per cell: find the neighbour cells, collect the
+    candidates passing the one-word filter, then test those exactly.  With a ``hist``
+    (else None), the hits are tallied there and only some kept (see
+    :func:`_verify_tally`).
     """
     found = 0
-    counts[:] = 0
     n_bands = band_cell_shift.shape[0]
     n_cells = cell_code.shape[0]
     m = cell_start[n_cells]
@@ -1023,8 +1030,10 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
             n_s += 1
             bb += 1
         # the cell's files in batches whose candidates fit in ys
-        x0 = lo
+        x0 = max(lo, x_start) if c == c0 else lo
         while x0 < hi:
+            if found >= max_found:
+                return out, found, c, x0
             x1 = min(hi, x0 + min(_BATCH, max(1, m // max(neighbours, 1))))
             _scan_cell(x0, x1, lo, hi, n_s, n_t, s_band, s_floor, t_hi, t_slot, t_row, t_col, ptr,
                        band_cell_shift, band_sig_shift, band_key_quantum, band_max_size, key, sig,
@@ -1038,7 +1047,7 @@ def _sweep_cells(c0, c1, out, counts, cell_start, cell_code, band_cell_lo, band_
                                            ext_sf, tab, orig, size_factor, hist, weight, multi,
                                            fixed, keep_sum)
             x0 = x1
-    return out, found
+    return out, found, c1, np.int64(-1)
 
 
 @njit(nogil=True, cache=True)
@@ -1209,12 +1218,21 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
         out = np.empty((2 * int(cell_start[c1] - cell_start[c0]) + 64, 2), np.int64)
         counts = np.zeros(3, np.int64)
         hist = None if tally is None else np.zeros((n_steps, n_steps + 1), np.int64)
-        out, found = _sweep_cells(c0, c1, out, counts, *args, hist, *tally_args)
+        if keep is None:
+            out, found, _, _ = _sweep_cells(c0, c1, -1, np.iinfo(np.int64).max, out, counts,
+                                            *args, hist, *tally_args)
+        else:
+            # thinned every _KEEP_PAIRS pairs: what is dropped is never held all at once
+            kept, c, x = [], c0, -1
+            while c < c1:
+                out, found, c, x = _sweep_cells(c, c1, x, _KEEP_PAIRS, out, counts, *args,
+                                                hist, *tally_args)
+                kept.append(out[:found][keep(out[:found])])
         if hist is not None:
             with adding:
                 np.add(total, hist, out=total)
         if keep is not None:
-            return out[:found][keep(out[:found])], counts
+            return (np.concatenate(kept) if len(kept) > 1 else kept[0]), counts
         # a copy: the kernel's buffer may be twice what it found
         return (out[:found].copy() if found < len(out) // 2 else out[:found]), counts
 
