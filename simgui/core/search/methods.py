@@ -31,6 +31,7 @@ near 0, an edit of 1 % of a file's bytes in one place reads about 99.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 from numba import njit
@@ -156,8 +157,11 @@ class ContentShares:
 
     def at_least(self, pairs: np.ndarray, floor: float) -> np.ndarray:
         pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
-        if self._low is None:
-            self._low = np.ascontiguousarray(self.signatures & np.uint32(0xFF), np.uint8)
+        if self._low is None:  # each slot's low byte, taken without a copy of the whole
+            n, slots = self.signatures.shape
+            byte = 0 if sys.byteorder == "little" else 3
+            self._low = np.ascontiguousarray(
+                self.signatures.view(np.uint8).reshape(n, slots, 4)[:, :, byte])
         return _at_least(self.signatures, self._low, pairs, self.slots_needed(floor))
 
 

@@ -1075,14 +1075,17 @@ def _mark_present(lo, hi, band, b_min, present):
 
 def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offsets, size_factor,
                    counting=False, tally=None, keep=None,
-                   chunk_files: int = _CHUNK_FILES) -> tuple[np.ndarray, dict]:
+                   chunk_files: int = _CHUNK_FILES, ceiling=None) -> tuple[np.ndarray, dict]:
     """Similar pairs among the files ``reps`` (ascending): (m, 2) int64, a < b, and
     counts of the work done.  ``ext_offsets``: what the extension modification adds to
     the keys, per extension id.  ``tally``: (weight, multi, fixed, keep_sum) to tally
     the pairs and keep only some (see :func:`_verify_tally`); the counts then hold the
     tally as ``hist``.  ``keep``: ``keep(pairs) -> bool mask``, applied to each chunk's
-    pairs as its thread finds them (of ``chunk_files`` files), so that pairs it drops
-    are held a chunk at a time, never all at once."""
+    pairs as its thread finds them (of ``chunk_files`` files, and every _KEEP_PAIRS pairs
+    found), so that pairs it drops are held a chunk at a time, never all at once.
+    ``ceiling``: ``ceiling() -> float``, a sum-table tolerance that may come down while
+    the search runs (HeldHits'), below which alone pairs are kept from then on (the
+    tally does not depend on it)."""
     m = len(reps)
     band_width = np.log(max(min(size_factor, 1.5), 1.0 + 1e-9))
     band = np.empty(m, np.int64)
@@ -1225,8 +1228,11 @@ def _similar_pairs(reps, sizes, tables, keys, ext_ids, ext_kf, ext_sf, ext_offse
             # thinned every _KEEP_PAIRS pairs: what is dropped is never held all at once
             kept, c, x = [], c0, -1
             while c < c1:
+                now = tally_args
+                if ceiling is not None and tally_args[0] is not None:
+                    now = (*tally_args[:3], min(tally_args[3], float(ceiling())))
                 out, found, c, x = _sweep_cells(c, c1, x, _KEEP_PAIRS, out, counts, *args,
-                                                hist, *tally_args)
+                                                hist, *now)
                 kept.append(out[:found][keep(out[:found])])
         if hist is not None:
             with adding:
@@ -1434,7 +1440,8 @@ class SearchSpace:
                                      key_frac, sum_frac, self.extension_offsets(),
                                      self.size_factor, tally=(weight, multi, fixed, keep_sum),
                                      keep=kept,
-                                     chunk_files=_CHUNK_FILES if kept is None else _KEEP_CHUNK_FILES)
+                                     chunk_files=_CHUNK_FILES if kept is None else _KEEP_CHUNK_FILES,
+                                     ceiling=None if hold is None else (lambda: hold.ceiling))
         hist = work["hist"]
         if hold is not None:
             pairs = np.concatenate((hold.pairs(), pairs))
