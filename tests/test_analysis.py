@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import pytest
 from simgui.core.search.analysis import Analysis, SearchSettings, find_groups
 from simgui.core.search.keys import SKEW, compute_keys
-from simgui.core.search import simfind
+from simgui.core.search import methods, simfind
 from simgui.core.store import StoredFiles
 from tests.reference import reference_pairs
 
@@ -433,3 +433,29 @@ def test_slider_moves_on_one_analysis_equal_fresh_analyses(seed, n, moves, refer
                      "group_bytes", "copy_of"):
             np.testing.assert_array_equal(getattr(got, name), getattr(expected, name),
                                           err_msg=name)
+
+
+def test_similarities_kept_between_moves_are_the_ones_measured_afresh():
+    """A group table's similarities are measured once per file and reference
+    (Analysis.similarities): moving the sliders over their range and back gives, at
+    each setting, what measuring every file against its reference gives."""
+    files = collection(21, 600)
+    rng = np.random.default_rng(4)
+    # signatures of copies are equal; of the rest, related ones share some slots
+    own = rng.integers(0, 2**32, (600, 128), dtype=np.uint32)
+    family = rng.integers(0, 150, 600)
+    kept = rng.random((600, 128)) < rng.uniform(0.3, 1.0, (600, 1))
+    signatures = np.where(kept, own[family], own)
+    copy_of = np.array([int.from_bytes(h, "little") for h in files.hashes])
+    signatures = signatures[copy_of]
+    fingerprinted = rng.random(600) < 0.95  # some without: their similarity unknown
+    fingerprinted = fingerprinted[copy_of]
+    files = dataclasses.replace(files, signatures=signatures, fingerprinted=fingerprinted)
+    analysis = Analysis.build(files)
+    steps = [0.01, 0.5, 3.2, 10.0, 1.0, 0.1, 10.0, 2.0]
+    for key, sum_ in zip(steps, steps[::-1]):
+        table = analysis.groups(Tolerances(key, sum_))
+        ref = np.repeat(table.rows[table.start[:-1]], np.diff(table.start))
+        fresh = methods.pair_similarity("paper", analysis.files, table.rows, ref,
+                                        table.identical)
+        np.testing.assert_array_equal(table.similarity, fresh)
