@@ -480,8 +480,12 @@ def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tag
     same = stored & (known.flags[at] & 1 != 0) & (known.tagsets[at] == tagset_id)
     for column, field_ in zip((known.sizes, known.mtimes_ns, known.devices, known.inodes),
                               (1, 2, 3, 4)):
-        same &= column[at] == np.fromiter(map(operator.itemgetter(field_), walked),
-                                          np.int64, n)
+        values = map(operator.itemgetter(field_), walked)
+        try:
+            same &= column[at] == np.fromiter(values, np.int64, n)
+        except OverflowError:  # a device or inode number past int64 (some FUSE systems)
+            same &= np.fromiter(map(operator.eq, column[at].tolist(),
+                                    map(operator.itemgetter(field_), walked)), np.bool_, n)
     complete = same.copy()
     if options.fingerprints:
         complete &= known.flags[at] & 2 != 0
