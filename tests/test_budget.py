@@ -70,7 +70,7 @@ def test_the_sum_ceiling_comes_down_exactly_to_what_fits_while_searching():
     keeps exactly those, with no estimate made before."""
     from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
 
-    space = dense_space()
+    space = dense_space(600)
     whole = ToleranceStats.build(space)
     assert whole.max_sum == 10.0
     per_step = [int((whole.hit_sum <= s).sum()) // 2 for s in TOLERANCE_STEPS]
@@ -112,7 +112,7 @@ def test_a_content_floor_raises_the_sum_ceiling_by_what_it_drops():
     common: unrelated files' pairs are never held, so more sum-table steps fit."""
     from simgui.core.search.tolerance_stats import ToleranceStats
 
-    space = dense_space()
+    space = dense_space(600)
     everything = len(space.class_pairs(Tolerances(10.0, 10.0)))
 
     def ceiling(share):
