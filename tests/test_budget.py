@@ -107,6 +107,23 @@ def test_groups_that_would_not_fit_say_so_in_one_line(tmp_path, monkeypatch, cap
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_the_ceiling_is_exact_over_the_top_steps_too():
+    """Hits first met at the top steps (8.6-10 %, the slider's steps 256-270) count
+    where they belong: a step held in a byte wrapped them round to the lowest."""
+    from simgui.core.search.tolerance_stats import TOLERANCE_STEPS, ToleranceStats
+
+    n = 240
+    tables = np.tile(np.full(16, 600), (n, 1))
+    tables[:, 9] += 5 * np.arange(n)  # a tag out of the key: pairs at every step to 10 %
+    space = SearchSpace.build(np.full(n, 10_000), tables)
+    whole = ToleranceStats.build(space)
+    per_step = [int((whole.hit_sum <= s).sum()) // 2 for s in TOLERANCE_STEPS]
+    assert per_step[255] < per_step[262] < per_step[-1]
+    for budget_ in (per_step[-1] - 1, per_step[262], per_step[257] + 1):
+        fits = [s for s, count in zip(TOLERANCE_STEPS, per_step) if count <= budget_]
+        assert ToleranceStats.build(space, max_found=budget_).max_sum == fits[-1] > 8.5
+
+
 def test_a_content_floor_raises_the_sum_ceiling_by_what_it_drops():
     """With the content check on, the sliders keep only pairs with some content in
     common: unrelated files' pairs are never held, so more sum-table steps fit."""

@@ -423,18 +423,17 @@ class HeldHits:
                            min_key, min_sum)
         if self.fixed is not None:
             min_sum[self.fixed[self.space.ext_ids[pairs[:, 0]]]] = 0.0
-        step = np.searchsorted(TOLERANCE_STEPS, min_sum).astype(np.uint8)  # first step a hit
+        # the first step at which each is a hit (271 steps, and one past them)
+        step = np.searchsorted(TOLERANCE_STEPS, min_sum).astype(np.uint16)
         with self.lock:
             inside = step <= self.top
             pairs, step = pairs[inside], step[inside]
             self.parts.append((pairs, step))
             self.per_step += np.bincount(step, minlength=len(self.per_step))
-            held = int(self.per_step[:self.top + 1].sum())
-            if held > self.budget and self.top > 0:
-                within = np.cumsum(self.per_step)
-                fits = np.flatnonzero(within[:self.top] <= self.budget)
-                self.top = int(fits[-1]) if len(fits) else 0
-                self.ceiling = float(TOLERANCE_STEPS[self.top])
+            top = _top_step_holding(self.per_step, self.top, self.budget)
+            if top < self.top:
+                self.top = top
+                self.ceiling = float(TOLERANCE_STEPS[top])
                 self.parts = [(p[s <= self.top], s[s <= self.top]) for p, s in self.parts]
                 self.per_step[self.top + 1:] = 0
 
@@ -454,9 +453,16 @@ def _largest_step_holding(min_sum: np.ndarray, max_sum: float, max_kept: int) ->
     if top < 0:
         return float(max_sum)
     steps = np.searchsorted(TOLERANCE_STEPS, min_sum)  # each pair's first step
-    within = np.cumsum(np.bincount(steps, minlength=len(TOLERANCE_STEPS) + 1))
-    fits = np.flatnonzero(within[:top + 1] <= max_kept)
-    return float(TOLERANCE_STEPS[fits[-1] if len(fits) else 0])
+    per_step = np.bincount(steps, minlength=len(TOLERANCE_STEPS) + 1)
+    return float(TOLERANCE_STEPS[_top_step_holding(per_step, top, max_kept)])
+
+
+def _top_step_holding(per_step: np.ndarray, top: int, most: int) -> int:
+    """The largest step index up to ``top`` at which at most ``most`` pairs are hits
+    (``per_step``: the pairs first hit at each step); the first step whatever its
+    number."""
+    fits = np.flatnonzero(np.cumsum(per_step)[:top + 1] <= most)
+    return int(fits[-1]) if len(fits) else 0
 
 
 def _step_index(tolerance: float) -> int | None:
