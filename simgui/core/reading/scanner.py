@@ -383,15 +383,11 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
             known_hash.append(row[5] if row is not None and row[1:5] == (
                 found.size, found.mtime_ns, found.device, found.inode) else None)
 
-        if not hashed:
-            # 2. nothing to read, and nobody waits for the identical copies
-            gone = [i for path, i in zip(known.paths, known.ids.tolist()) if path not in seen]
-        elif identical_only:
+        if identical_only:
             # 2. the identical stage alone: hash what shares a size, store every file
             _identical_only(store, walked, walked_paths, known_hash, stored, options, rep,
                             issue, issues_to_save, progress, started, seen, on_identical)
-            gone = [row[0] for path, row in stored.items() if path not in seen]
-        else:
+        elif hashed:  # (else nothing is to be read, and nobody waits for the copies)
             # 2. read changed and new files on the pool, saving in batches on this thread:
             # first those that share a size with another file and whose hash is not
             # stored (the identical copies), then the rest
@@ -411,16 +407,16 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
             hashes = [read_hashes.get(f.path, h) if shared else None
                       for f, h, shared in zip(walked, known_hash, share)]
             sets = identical_stage.identical_sets([f.size for f in walked], hashes)
-            if hashed:  # (else the stored hashes were not asked for: nothing to tell)
-                rep.identical = identical_stage.IdenticalFound(
-                    [[walked[i].path for i in s] for s in sets], len(read_hashes),
-                    sum(1 for h, shared in zip(known_hash, share) if shared and h is not None),
-                    rep.bytes_read - bytes_before, elapsed())
+            rep.identical = identical_stage.IdenticalFound(
+                [[walked[i].path for i in s] for s in sets], len(read_hashes),
+                sum(1 for h, shared in zip(known_hash, share) if shared and h is not None),
+                rep.bytes_read - bytes_before, elapsed())
             if on_identical is not None:
                 on_identical(rep.identical)
             _read_all(store, rest, tags, tagset_id, options, rep, issue, issues_to_save,
                       progress, started, seen)
-            gone = [i for path, i in zip(known.paths, known.ids.tolist()) if path not in seen]
+        gone = ([row[0] for path, row in stored.items() if path not in seen] if identical_only
+                else [i for path, i in zip(known.paths, known.ids.tolist()) if path not in seen])
 
         # 3. forget files that are gone (only after a complete walk and read)
         rep.files_forgotten = store.forget_files(gone)
