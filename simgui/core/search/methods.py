@@ -170,19 +170,11 @@ def _at_least(signatures, low, pairs, need):
     """Whether each pair has at least ``need`` equal slots: first counted in the low
     bytes (never fewer than the equal slots), and in full only where those reach it."""
     out = np.zeros(pairs.shape[0], np.bool_)
-    slots = low.shape[1]
     for p in range(pairs.shape[0]):
         a = pairs[p, 0]
         b = pairs[p, 1]
-        same = 0
-        for s in range(slots):
-            same += low[a, s] == low[b, s]
-        if same < need:
-            continue
-        same = 0
-        for s in range(slots):
-            same += signatures[a, s] == signatures[b, s]
-        out[p] = same >= need
+        out[p] = (_same_slots(low, a, b) >= need
+                  and _same_slots(signatures, a, b) >= need)
     return out
 
 
@@ -357,13 +349,17 @@ def _same_key_pairs(sorted_keys, order):
 def _equal_slots(signatures, pairs):
     out = np.empty(pairs.shape[0], np.int64)
     for p in range(pairs.shape[0]):
-        a = signatures[pairs[p, 0]]
-        b = signatures[pairs[p, 1]]
-        same = 0
-        for s in range(a.shape[0]):
-            same += a[s] == b[s]
-        out[p] = same
+        out[p] = _same_slots(signatures, pairs[p, 0], pairs[p, 1])
     return out
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _same_slots(signatures, a, b):
+    """How many slots rows a and b of ``signatures`` have equal."""
+    same = 0
+    for s in range(signatures.shape[1]):
+        same += signatures[a, s] == signatures[b, s]
+    return same
 
 
 def class_pairs(space, method: str, simhashes: np.ndarray, signatures: np.ndarray,
