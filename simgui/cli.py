@@ -434,8 +434,9 @@ def cmd_groups(args) -> int:
         out = sys.stdout if version is None else io.StringIO()
         _write_groups(args, store, tol, fmt, out)
         if version is not None:
-            sys.stdout.write(out.getvalue())
-            answers.keep_answer(store, question, version, out.getvalue())
+            answer = out.getvalue()
+            sys.stdout.write(answer)
+            answers.keep_answer(store, question, version, answer)
     return EXIT_OK
 
 

@@ -62,6 +62,7 @@ def keep_answer(store: Store, question: str, version: str, answer: str) -> bool:
         return False
     blob = zlib.compress(answer.encode("utf-8", "surrogatepass"), 1)
     db = store.connection
+    waited = db.execute("PRAGMA busy_timeout").fetchone()[0]
     try:
         db.execute(f"PRAGMA busy_timeout = {_WAIT_MS}")
         with store.writing("keeping an answer"):
@@ -75,6 +76,6 @@ def keep_answer(store: Store, question: str, version: str, answer: str) -> bool:
         return False
     finally:
         try:
-            db.execute("PRAGMA busy_timeout = 5000")
+            db.execute(f"PRAGMA busy_timeout = {int(waited)}")
         except sqlite3.Error:
             pass

@@ -56,9 +56,8 @@ def unignore(store: Store, pairs: Iterable[Pair]) -> int:
     """Take ``pairs`` off the list; returns how many were on it."""
     keys = sorted({_key(a, b) for a, b in pairs})
     with store.writing("removing from the ignore list") as db:
-        done = db.executemany("DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?",
+        return db.executemany("DELETE FROM ignored_pairs WHERE path_a = ? AND path_b = ?",
                               keys).rowcount
-        return max(done, 0)
 
 
 def clear(store: Store) -> int:
