@@ -367,3 +367,69 @@ def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
         scan(s, [root], identical_only=True)
         got = found_sets(s, root)
     assert got == reference_sets(root)
+
+
+# -- prefix hashes kept for the next identical-only scan ------------------------------
+
+
+def opened_names(monkeypatch):
+    """The base names of the files the identical stage opens from now on (Python's
+    reads, so that every open is seen)."""
+    opened = []
+    real_open = os.open
+
+    def recording_open(path, *args, **kwargs):
+        opened.append(os.path.basename(os.fsdecode(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(identical_module.os, "open", recording_open)
+    monkeypatch.setattr(identical_module, "USE_COMPILED", False)
+    return opened
+
+
+def test_a_second_identical_scan_reads_no_prefix_again(tmp_path, store, monkeypatch):
+    """Files that share a size but not their first 4 KiB are told apart by their
+    prefixes once: the store keeps them, and the next scan of the files unchanged reads
+    nothing of them (it read 92 MB of /usr again before)."""
+    root = make_tree(tmp_path / "t", {"p1": b"a" * 9000, "p2": b"b" * 9000,
+                                      b"p\xe9": b"c" * 9000, "c1": b"d" * 9000,
+                                      "c2": b"d" * 9000})
+    first = scan(store, [root], identical_only=True)
+    assert first.bytes_read > 0
+    opened = opened_names(monkeypatch)
+    again = scan(store, [root], identical_only=True)
+    assert opened == [] and again.bytes_read == 0 and again.files_read == 0
+    assert found_sets(store, root) == reference_sets(root) == {frozenset({"c1", "c2"})}
+
+
+def test_a_stored_prefix_is_not_trusted_once_its_file_changed(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"a" * 9000, "b": b"b" * 9000})
+    scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == set()
+    (root / "b").write_bytes(b"a" * 9000)  # same size, the other's prefix now
+    os.utime(root / "b", ns=(1, 1))
+    scan(store, [root], identical_only=True)
+    assert found_sets(store, root) == {frozenset({"a", "b"})}
+
+
+def test_a_new_file_is_compared_with_the_stored_prefixes(tmp_path, store, monkeypatch):
+    root = make_tree(tmp_path / "t", {"a": b"a" * 9000, "b": b"b" * 9000})
+    scan(store, [root], identical_only=True)
+    (root / "n").write_bytes(b"b" * 9000)
+    opened = opened_names(monkeypatch)
+    scan(store, [root], identical_only=True)
+    # the new file's prefix, then it and b whole; a's prefix is known
+    assert "a" not in opened and sorted(set(opened)) == ["b", "n"]
+    assert found_sets(store, root) == {frozenset({"b", "n"})}
+
+
+def test_a_full_scan_keeps_no_prefix_of_a_file_it_reads_again(tmp_path, store):
+    root = make_tree(tmp_path / "t", {"a": b"a" * 9000, "b": b"b" * 9000})
+    scan(store, [root], identical_only=True)
+    prefixes = lambda: {os.path.basename(p): row[6] for p, row in  # noqa: E731
+                        store.known_hashes([os.fsencode(str(root))]).items()}
+    assert None not in prefixes().values()
+    (root / "b").write_bytes(b"c" * 9000)
+    os.utime(root / "b", ns=(1, 1))
+    scan(store, [root])
+    assert prefixes()[b"b"] is None  # rewritten: its old prefix is gone

@@ -180,7 +180,7 @@ def test_a_first_save_into_an_empty_store_builds_its_indexes_after_the_rows(tmp_
         schema = sorted(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' "
                                    "AND tbl_name = 'files'").fetchall(), key=str)
         scan_id = store.begin_scan(["/r"])
-        rows = [(b"/r/%d" % i, i % 3, i, 1, i, "txt", bytes([i % 3]) * 16, None)
+        rows = [(b"/r/%d" % i, i % 3, i, 1, i, "txt", bytes([i % 3]) * 16, None, None)
                 for i in range(50)]
         drops = []
         db.set_trace_callback(lambda sql: drops.append(sql) if "DROP" in sql else None)
@@ -195,7 +195,25 @@ def test_a_first_save_into_an_empty_store_builds_its_indexes_after_the_rows(tmp_
         # a store that has files keeps its indexes while it saves
         drops = []
         db.set_trace_callback(lambda sql: drops.append(sql) if "DROP" in sql else None)
-        store.save_walked([(b"/r/x%d" % i, 5, i, 1, 100 + i, "", None, None)
+        store.save_walked([(b"/r/x%d" % i, 5, i, 1, 100 + i, "", None, None, None)
                            for i in range(5)], scan_id)
         db.set_trace_callback(None)
         assert drops == []
+
+
+def test_every_migration_can_run_again(tmp_path):
+    """Two processes may upgrade one store at once, and a store may have been upgraded
+    by hand or half-way: a migration whose version is reached does nothing, and one
+    that adds a column the table has skips it."""
+    from simgui.core.store.database import SCHEMA_VERSION
+
+    path = tmp_path / "s.db"
+    with Store(path) as store:
+        for number in range(1, SCHEMA_VERSION + 1):
+            store._migrate(number)  # reached already: nothing
+    with sqlite3.connect(path) as raw:  # the column is there, the version says it is not
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    with Store(path) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert "prefix_hash" in [r[1] for r in store.connection.execute(
+            "PRAGMA table_info(files)")]

@@ -236,6 +236,7 @@ class IdenticalCopies:
 
     sets: list[list[int]] = field(default_factory=list)
     hashes: dict[int, bytes] = field(default_factory=dict)  # read whole now
+    prefixes: dict[int, int] = field(default_factory=dict)  # first 4 KiB's xxh3-64, read now
     failed: dict[int, OSError] = field(default_factory=dict)
     files_reused: int = 0  # hashes the store already had for unchanged files
     files_prefixed: int = 0  # files whose first 4 KiB were read
@@ -270,13 +271,15 @@ def identical_sets(sizes: Sequence[int], hashes: Sequence[bytes | None]) -> list
 
 
 def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
+                   known_prefixes: Sequence[int | None] | None = None,
                    workers: int = 0, progress: ProgressCallback | None = None,
                    started: float | None = None,
                    result: IdenticalCopies | None = None) -> IdenticalCopies:
     """Identical copies among ``files``: by size, prefix hash, then whole hash.
 
     ``known``: per file, its content hash if the store has one for it unchanged (so it
-    is not read again), else None.  Reads only files that share a size with another;
+    is not read again), else None; ``known_prefixes`` likewise its prefix hash (the
+    ``prefixes`` an earlier stage read).  Reads only files that share a size with another;
     files that fail (unreadable, changed, vanished) land in ``failed`` with the error
     and get no hash.  Raises Cancelled when ``progress`` returns False; ``result``, if
     given, is filled in as files are hashed, so a caller keeps what was done by then.
@@ -284,6 +287,7 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     started = time.monotonic() if started is None else started
     result = IdenticalCopies() if result is None else result
     hashes: list[bytes | None] = list(known)
+    stored_prefix = known_prefixes if known_prefixes is not None else [None] * len(files)
     by_size: dict[int, list[int]] = defaultdict(list)
     for i, found in enumerate(files):
         by_size[found.size].append(i)
@@ -300,10 +304,11 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
             small.extend(unknown)
         else:
             prefixed.append(group)
-    todo = len(small) + sum(len(g) for g in prefixed)
+    # the prefixes to read: those of the files compared by prefix the store has none of
+    unread = [i for g in prefixed for i in g if stored_prefix[i] is None]
+    todo = len(small) + len(unread)
     # bytes to read, as far as known: grows by the files read whole after their prefixes
-    todo_bytes = (sum(files[i].size for i in small)
-                  + sum(PREFIX_BYTES for g in prefixed for _ in g))
+    todo_bytes = sum(files[i].size for i in small) + PREFIX_BYTES * len(unread)
     done = 0
     last = 0.0
 
@@ -332,7 +337,7 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
         result.bytes_read += files[i].size
 
     failed = result.failed
-    compiled = _compiled(len(small) + sum(len(g) for g in prefixed))
+    compiled = _compiled(len(small) + len(unread))
     if compiled:
         digest_of = xxhash.xxh3_128_digest
         heads = _heads(files, small, True, workers)
@@ -358,7 +363,7 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     prefixes: dict[int, int] = {}  # read by the compiled reads
     if compiled:
         prefix_of = xxhash.xxh3_64_intdigest
-        heads = _heads(files, [i for g in prefixed for i in g], False, workers)
+        heads = _heads(files, unread, False, workers)
         try:
             for i, data in heads:
                 if data is not None:
@@ -371,10 +376,14 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     for group in prefixed:
         by_prefix: dict[int, list[int]] = defaultdict(list)
         for i in group:
+            if stored_prefix[i] is not None:  # the file unchanged since the store's read
+                by_prefix[stored_prefix[i]].append(i)
+                continue
             try:
                 known_prefix = prefixes.get(i)
-                by_prefix[prefix_hash(files[i]) if known_prefix is None
-                          else known_prefix].append(i)
+                prefix = prefix_hash(files[i]) if known_prefix is None else known_prefix
+                by_prefix[prefix].append(i)
+                result.prefixes[i] = prefix
             except OSError as exc:
                 if hashes[i] is None:
                     result.failed[i] = exc

@@ -44,6 +44,8 @@ from simgui.core.tags import DEFAULT_TAGS, validate_tags
 _SAVE_EVERY_FILES = 500
 _SAVE_EVERY_SECONDS = 1.0
 _PROGRESS_EVERY_SECONDS = 0.1
+#: a prefix hash as the store keeps it (signed) back to the identical stage's (unsigned)
+_UNSIGNED64 = (1 << 64) - 1
 _BATCH_FILES = 64  # files a reader task takes at once ...
 _BATCH_BYTES = 8 << 20  # ... or this many bytes, whichever comes first
 
@@ -378,15 +380,19 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
         hashed = identical_only or on_identical is not None or any(to_read)
         stored = store.known_hashes(encoded_roots) if hashed else {}
         known_hash = []
+        known_prefix = []  # (for the identical stage alone, which compares prefixes)
         for found, encoded in zip(walked, walked_paths) if hashed else ():
             row = stored.get(encoded)
-            known_hash.append(row[5] if row is not None and row[1:5] == (
-                found.size, found.mtime_ns, found.device, found.inode) else None)
+            same = row is not None and row[1:5] == (found.size, found.mtime_ns, found.device,
+                                                    found.inode)
+            known_hash.append(row[5] if same else None)
+            known_prefix.append(row[6] & _UNSIGNED64 if same and row[6] is not None else None)
 
         if identical_only:
             # 2. the identical stage alone: hash what shares a size, store every file
-            _identical_only(store, walked, walked_paths, known_hash, stored, options, rep,
-                            issue, issues_to_save, progress, started, seen, on_identical)
+            _identical_only(store, walked, walked_paths, known_hash, known_prefix, stored,
+                            options, rep, issue, issues_to_save, progress, started, seen,
+                            on_identical)
         elif hashed:  # (else nothing is to be read, and nobody waits for the copies)
             # 2. read changed and new files on the pool, saving in batches on this thread:
             # first those that share a size with another file and whose hash is not
@@ -497,14 +503,16 @@ def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tag
     return (~complete).tolist()
 
 
-def _identical_only(store, walked, walked_paths, known_hash, stored, options, rep, issue,
-                    issues_to_save, progress, started, seen, on_identical) -> None:
-    """``scan --identical-only``'s reading and saving: the identical stage's hashes, and
-    a row for every walked file that is new or changed, or was hashed now."""
+def _identical_only(store, walked, walked_paths, known_hash, known_prefix, stored, options,
+                    rep, issue, issues_to_save, progress, started, seen, on_identical) -> None:
+    """``scan --identical-only``'s reading and saving: the identical stage's hashes and
+    prefix hashes, and a row for every walked file that is new or changed, or was hashed
+    now (the prefix hash read now of a file stored unchanged is added to its row)."""
     copies = identical_stage.IdenticalCopies()
     try:
-        identical_stage.find_identical(walked, known_hash, workers=options.workers,
-                                       progress=progress, started=started, result=copies)
+        identical_stage.find_identical(walked, known_hash, known_prefixes=known_prefix,
+                                       workers=options.workers, progress=progress,
+                                       started=started, result=copies)
     except (Cancelled, KeyboardInterrupt):
         # keep the hashes read so far (and the failures): the next scan starts from them
         _save_identical(store, walked, walked_paths, stored, copies, rep, issue,
@@ -526,8 +534,10 @@ def _save_identical(store, walked, walked_paths, stored, copies, rep, issue, iss
     rep.files_read = copies.files_hashed
     rep.bytes_read = copies.bytes_read
     rows: list[tuple] = []
+    prefixes: list[tuple[int, int]] = []  # (id, prefix hash) of stored files unchanged
     for i, (found, encoded) in enumerate(zip(walked, walked_paths)):
-        if only_read and i not in copies.hashes and i not in copies.failed:
+        prefix = copies.prefixes.get(i)
+        if only_read and i not in copies.hashes and i not in copies.failed and prefix is None:
             continue
         row = stored.get(encoded)
         unchanged = row is not None and row[1:5] == (found.size, found.mtime_ns, found.device,
@@ -542,11 +552,16 @@ def _save_identical(store, walked, walked_paths, stored, copies, rep, issue, iss
                 continue
         elif digest is None and unchanged:
             rep.files_unchanged += 1
+            if prefix is not None:
+                prefixes.append((row[0], prefix))
             continue  # as stored: a full scan's row, or this stage's from before
         rows.append((encoded, found.size, found.mtime_ns, found.device, found.inode,
-                     extension_of(found.path), digest, None if error is None else _why(error)))
+                     extension_of(found.path), digest, prefix,
+                     None if error is None else _why(error)))
     if rows:
         store.save_walked(rows, rep.scan_id)
+    if prefixes:
+        store.save_prefixes(prefixes)
     if issues_to_save:
         store.add_issues(rep.scan_id, issues_to_save)
         issues_to_save.clear()

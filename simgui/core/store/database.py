@@ -273,6 +273,13 @@ _MIGRATIONS: list[str] = [
         answer BLOB NOT NULL                 -- zlib of the text, UTF-8 (surrogates passed)
     );
     """,
+    # 8: the xxh3-64 of a file's first 4 KiB (as a signed integer) where the identical
+    # stage compared it by prefix, so that a later stage reads the prefix of the file
+    # unchanged no more (simgui.core.reading.identical); every row written for a changed
+    # file clears or replaces it
+    """
+    ALTER TABLE files ADD COLUMN prefix_hash INTEGER;
+    """,
 ]
 SCHEMA_VERSION = len(_MIGRATIONS)
 #: the oldest schema a read-only store may have: what reading commands query is the same
@@ -597,10 +604,24 @@ class Store:
     def _migrate(self, number: int) -> None:
         script = _MIGRATIONS[number - 1]
         with self._write():
+            # another process may have upgraded the store since this one read its version
+            if self._db.execute("PRAGMA user_version").fetchone()[0] >= number:
+                return
             for statement in _statements(script):
-                self._db.execute(statement)
+                if not self._adds_a_column_it_has(statement):
+                    self._db.execute(statement)
             self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute(f"PRAGMA user_version = {number}")
+
+    def _adds_a_column_it_has(self, statement: str) -> bool:
+        """Whether ``statement`` adds a column its table has already (a store upgraded
+        by hand, or half-way), which SQLite refuses: every migration can run again."""
+        words = statement.split()
+        if [w.upper() for w in words[:2] + words[3:5]] != ["ALTER", "TABLE", "ADD", "COLUMN"]:
+            return False
+        table, column = words[2], words[5].rstrip(";")
+        return any(row[1] == column
+                   for row in self._db.execute(f"PRAGMA table_info({table})").fetchall())
 
     class _Transaction:
         def __init__(self, db: sqlite3.Connection):
@@ -787,7 +808,7 @@ class Store:
                 "picture_hash = excluded.picture_hash, picture_width = excluded.picture_width, "
                 "picture_height = excluded.picture_height, "
                 "picture_format = excluded.picture_format, "
-                "picture_error = excluded.picture_error", rows)
+                "picture_error = excluded.picture_error, prefix_hash = NULL", rows)
 
     def forget_files(self, ids: Iterable[int]) -> int:
         """Remove files (gone from disk) from the store; returns how many."""
@@ -876,7 +897,7 @@ class Store:
                     ).fetchone()
                     if not part[0]:
                         break
-                    parts.append(part)
+                    parts.append(list(part))  # (each value let go once it is taken in)
                     if part[0] < _FILES_CHUNK:
                         break
                     after = part[1]
@@ -893,21 +914,37 @@ class Store:
                 raise StoreError(f"store {self.path}: the files' {_FILES_INTEGERS[c]} holds "
                                  f"a value that is not an integer ({DAMAGED_ADVICE})")
             ints[c] = values
+            for p in parts:
+                p[2 + c] = None
         sizes, flags = ints[1], ints[9]
-        # each chunk's blob copied once, into one writable array of native integers
-        tables, signatures = (
-            np.concatenate([np.frombuffer(p[2 + columns + k], stored) for p in parts]
-                           or [np.empty(0, native)]).astype(native, copy=False).reshape(n, width)
-            for k, stored, native, width in ((0, "<i8", np.int64, TAG_COUNT),
-                                             (1, "<u4", np.uint32, MINHASH_SLOTS)))
+        # each chunk's blob copied once, into one writable array of native integers, and
+        # let go: a million files' signatures are 512 MB, and were held twice at the peak
+        tables = np.empty((n, TAG_COUNT), np.int64)
+        signatures = np.empty((n, MINHASH_SLOTS), np.uint32)
+        row = 0
+        for p in parts:
+            k = p[0]
+            tables[row:row + k] = np.frombuffer(p[2 + columns], "<i8").reshape(k, TAG_COUNT)
+            signatures[row:row + k] = np.frombuffer(p[3 + columns], "<u4").reshape(
+                k, MINHASH_SLOTS)
+            p[2 + columns] = p[3 + columns] = None
+            row += k
         lengths = (flags >> 2) - 1
         ends = np.cumsum(np.maximum(lengths, 0)).tolist()
         content = b"".join(p[4 + columns] for p in parts)
         hashes = [None if length < 0 else content[end - length:end]
                   for end, length in zip(ends, lengths.tolist())]
+        del content
         names = b"\0".join(p[-3] for p in parts)
         extensions, formats = ("\0".join(p[k] for p in parts).split("\0") if n else []
                                for k in (-2, -1))
+        del parts
+        # SQLite fed each chunk's aggregate in path order; should it not, sort below (the
+        # names as bytes let go first where they are in order)
+        encoded = names.split(b"\0") if n else []
+        in_order = not any(map(operator.ge, encoded, encoded[1:]))
+        if in_order:
+            del encoded
         files = StoredFiles(
             ids=ints[0], sizes=sizes, mtimes_ns=ints[2], devices=ints[3], inodes=ints[4],
             # NUL is never part of a path, nor of a UTF-8 sequence: one decode of all
@@ -920,9 +957,7 @@ class Store:
             picture_hashes=ints[6].view(np.uint64), picture_widths=ints[7],
             picture_heights=ints[8], picture_formats=formats,
             is_picture=(flags & 2).astype(bool))
-        # SQLite fed each chunk's aggregate in path order; should it not, sort here
-        encoded = names.split(b"\0") if n else []
-        if any(map(operator.ge, encoded, encoded[1:])):
+        if not in_order:
             files = files.take(sorted(range(n), key=encoded.__getitem__))
         return files
 
@@ -939,11 +974,14 @@ class Store:
 
     def known_hashes(self, roots: Iterable[bytes]) -> dict[bytes, tuple]:
         """Every stored file at or under ``roots``: path -> (id, size, mtime_ns, device,
-        inode, content hash or None), the hash None for a file stored with an error.
+        inode, content hash or None, prefix hash or None), the hashes None for a file
+        stored with an error; the prefix hash (xxh3-64 of the first 4 KiB) as SQLite
+        keeps it, signed.
         Plain tuples: a scan of 100,000 files asks for all of them."""
         known: dict[bytes, tuple] = {}
         sql = ("SELECT path, id, size, mtime_ns, device, inode, "
-               "CASE WHEN error IS NULL THEN content_hash END FROM files "
+               "CASE WHEN error IS NULL THEN content_hash END, "
+               "CASE WHEN error IS NULL THEN prefix_hash END FROM files "
                "WHERE path = ? OR (path > ? AND path < ?)")
         for root in roots:
             below = root.rstrip(b"/") + b"/"
@@ -955,13 +993,15 @@ class Store:
     def save_walked(self, rows: Sequence[tuple], scan_id: int) -> None:
         """Insert or replace files a scan walked but did not read for sum tables (the
         identical stage), all in one transaction: each row (path, size, mtime_ns, device,
-        inode, extension, content hash or None, error or None); no sum table,
-        fingerprints or tag set, so a full scan reads it.  Rows, not FileRecords: a first
-        scan of /usr saves 117,000 of them at once."""
+        inode, extension, content hash or None, prefix hash (unsigned) or None, error or
+        None); no sum table, fingerprints or tag set, so a full scan reads it.  Rows, not
+        FileRecords: a first scan of /usr saves 117,000 of them at once."""
         now = time.time()
-        rows = sorted((path, size, mtime_ns, device, inode, ext, digest, now, scan_id,
+        rows = sorted((path, size, mtime_ns, device, inode, ext, digest,
+                       None if prefix is None else _signed64(prefix), now, scan_id,
                        text_value(error))
-                      for path, size, mtime_ns, device, inode, ext, digest, error in rows)
+                      for path, size, mtime_ns, device, inode, ext, digest, prefix, error
+                      in rows)
         pictures = self.schema_version >= PICTURES_FROM
         cache = self._db.execute("PRAGMA cache_size").fetchone()[0]
         # the path index of a large tree does not fit SQLite's default 2 MB of cache:
@@ -975,12 +1015,13 @@ class Store:
                     else []
                 self._db.executemany(
                     "INSERT INTO files (path, size, mtime_ns, device, inode, extension, "
-                    "content_hash, scanned_at, scan_id, error) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "content_hash, prefix_hash, scanned_at, scan_id, error) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
                     "mtime_ns = excluded.mtime_ns, device = excluded.device, "
                     "inode = excluded.inode, extension = excluded.extension, tagset_id = NULL, "
                     "sum_table = NULL, content_hash = excluded.content_hash, "
+                    "prefix_hash = excluded.prefix_hash, "
                     "scanned_at = excluded.scanned_at, scan_id = excluded.scan_id, "
                     "error = excluded.error, simhash = NULL, minhash = NULL"
                     + (", picture_hash = NULL, picture_width = NULL, picture_height = NULL, "
@@ -989,6 +1030,13 @@ class Store:
                     self._db.execute(sql)
         finally:
             self._db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+    def save_prefixes(self, prefixes: Sequence[tuple[int, int]]) -> None:
+        """Keep the prefix hash (unsigned) the identical stage read of stored files it
+        found unchanged: (file id, prefix hash) each, in one transaction."""
+        with self._guard("saving scan results"), self._write():
+            self._db.executemany("UPDATE files SET prefix_hash = ? WHERE id = ?",
+                                 [(_signed64(prefix), i) for i, prefix in prefixes])
 
     def _drop_indexes_if_empty(self) -> list[str]:
         """In a transaction: where no file is stored yet, drop the files' indexes but the
