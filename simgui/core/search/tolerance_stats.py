@@ -199,6 +199,13 @@ class ToleranceStats:
                 shared[keep]
         if max_kept is not None and len(pairs) > max_kept:
             max_sum = _largest_step_holding(min_sum, max_sum, max_kept)
+            # only the pairs kept go on (from_pairs would drop the rest too): the others,
+            # found under the search's own budget, were held beside the groups' lists
+            # while those were made, and took as much memory again (a million real files)
+            keep = min_sum <= max_sum
+            pairs, min_key, min_sum = pairs[keep], min_key[keep], min_sum[keep]
+            shared = None if shared is None else shared[keep]
+            del keep
         stats = cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
                                max_sum=max_sum, key_hits=key_hits, content=shared,
                                tallied=hist)
