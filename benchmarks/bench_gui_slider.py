@@ -106,6 +106,12 @@ def synthetic(n: int, which: str, contents: bool = False) -> StoredFiles:
                        is_picture=np.zeros(n, bool))
 
 
+def _resident() -> int:
+    """This process's resident memory now, in bytes (Linux)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
 def moves(sum_ceiling: float) -> list[tuple[float, float]]:
     """Key over its whole range (it has no ceiling), sum-table up to what the memory
     available let the analysis group at, the other at the window's default."""
@@ -125,12 +131,13 @@ def main() -> None:
                         help="synthetic files without modelled contents: the content check "
                              "off (the paper's method as published)")
     parser.add_argument("--memory", type=float, metavar="GB",
-                        help="size the analysis as if this much memory were available (as on a "
-                             "smaller machine); default: what this one has")
+                        help="size the analysis as on a machine with this much memory for this "
+                             "process in all: what it holds already (the files) is not "
+                             "available; default: what this one has available")
     args = parser.parse_args()
     if args.memory:
         from simgui.core.search import budget
-        budget.available_memory = lambda: int(args.memory * 2**30)
+        budget.available_memory = lambda: max(0, int(args.memory * 2**30) - _resident())
     if args.store:
         with Store(args.store, read_only=True) as store:
             files = store.files()
