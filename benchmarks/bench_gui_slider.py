@@ -45,6 +45,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from bench_simfind import corpus, legacy_corpus  # noqa: E402
 
+from simgui.core.memory import keep_freed_memory  # noqa: E402
 from simgui.core.search.analysis import Analysis, SearchSettings  # noqa: E402
 from simgui.core.search.simfind import (  # noqa: E402
     DEFAULT_KEY_TOLERANCE, DEFAULT_MIN_CONTENT, DEFAULT_SUM_TOLERANCE, Tolerances,
@@ -135,6 +136,7 @@ def main() -> None:
                              "process in all: what it holds already (the files) is not "
                              "available; default: what this one has available")
     args = parser.parse_args()
+    keep_freed_memory()  # as the application does when it starts
     if args.memory:
         from simgui.core.search import budget
         budget.available_memory = lambda: max(0, int(args.memory * 2**30) - _resident())

@@ -25,6 +25,7 @@ from simgui.core.search.budget import (
     pair_budget,
 )
 from simgui.core.folders import folder_test
+from simgui.core.memory import handing_freed_memory_back
 from simgui.core.search.groups import Group, GroupTable
 from simgui.core.search.group_rows import ClassRecords, group_columns
 from simgui.core.search.identical import one_path_per_file
@@ -169,11 +170,14 @@ class Analysis:
             # the search holds, at most, what the memory holds while it searches (the
             # sum-table ceiling lowered as it finds more); the pairs kept for groups are
             # then cut exactly to what the memory holds for grouping
-            stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
-                                         max_sum=MAX_TOLERANCE, content=content,
-                                         overrides=overrides, content_floor=floor,
-                                         max_found=pair_budget(BYTES_PER_FOUND_PAIR),
-                                         max_kept=pair_budget(BYTES_PER_KEPT_PAIR))
+            # (built once from temporaries by the thousand: what they free is handed back
+            # as it is freed, else it stays scattered over the heaps, see core.memory)
+            with handing_freed_memory_back():
+                stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
+                                             max_sum=MAX_TOLERANCE, content=content,
+                                             overrides=overrides, content_floor=floor,
+                                             max_found=pair_budget(BYTES_PER_FOUND_PAIR),
+                                             max_kept=pair_budget(BYTES_PER_KEPT_PAIR))
         else:
             check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from simgui.core.memory import collector_paused
+from simgui.core.memory import collector_paused, handing_freed_memory_back
 from simgui.core.tags import DEFAULT_TAGS, TAG_COUNT, tags_from_hex, tags_to_hex
 
 if TYPE_CHECKING:
@@ -865,7 +865,12 @@ class Store:
         path order.  Read in bulk, not row by row: SQLite joins each column of a chunk of
         rows into one value (integers as decimal text, blobs back to back, texts with NUL
         between them), which numpy or one decode takes apart; a Python object per field
-        made this a third of a second look's time (issue 25)."""
+        made this a third of a second look's time (issue 25).  What the chunks took is
+        handed back, not kept for later searches (see core.memory)."""
+        with handing_freed_memory_back():
+            return self._files(tagset_id)
+
+    def _files(self, tagset_id: int | None) -> StoredFiles:
         import operator
 
         import numpy as np
