@@ -32,6 +32,21 @@ def make_tree(root, files):
     return root
 
 
+def opened_names(monkeypatch):
+    """The base names of the files the identical stage opens from now on (Python's
+    reads, so that every open is seen)."""
+    opened = []
+    real_open = os.open
+
+    def recording_open(path, *args, **kwargs):
+        opened.append(os.path.basename(os.fsdecode(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(identical_module.os, "open", recording_open)
+    monkeypatch.setattr(identical_module, "USE_COMPILED", False)
+    return opened
+
+
 def found_sets(store, root) -> set[frozenset[str]]:
     """The identical groups of the store, as sets of paths relative to ``root``."""
     table = identical_groups(store.identical_files())
@@ -319,15 +334,7 @@ def test_the_garbage_collector_is_back_on_after_a_scan_and_a_cancelled_one(tmp_p
 def test_a_file_of_a_size_no_other_file_has_is_never_opened(tmp_path, store, monkeypatch):
     root = make_tree(tmp_path / "t", {"a": b"1" * 10, "b": b"1" * 10, "u": b"unique size",
                                       "big": b"z" * 100_000})
-    opened = []
-    real_open = os.open
-
-    def recording_open(path, *args, **kwargs):
-        opened.append(os.path.basename(os.fsdecode(path)))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(identical_module.os, "open", recording_open)
-    monkeypatch.setattr(identical_module, "USE_COMPILED", False)  # Python's opens, seen above
+    opened = opened_names(monkeypatch)
     scan(store, [root], identical_only=True)
     monkeypatch.undo()
     assert sorted(set(opened) & {"a", "b", "u", "big"}) == ["a", "b"]
@@ -370,21 +377,6 @@ def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
 
 
 # -- prefix hashes kept for the next identical-only scan ------------------------------
-
-
-def opened_names(monkeypatch):
-    """The base names of the files the identical stage opens from now on (Python's
-    reads, so that every open is seen)."""
-    opened = []
-    real_open = os.open
-
-    def recording_open(path, *args, **kwargs):
-        opened.append(os.path.basename(os.fsdecode(path)))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(identical_module.os, "open", recording_open)
-    monkeypatch.setattr(identical_module, "USE_COMPILED", False)
-    return opened
 
 
 def test_a_second_identical_scan_reads_no_prefix_again(tmp_path, store, monkeypatch):
