@@ -228,7 +228,8 @@ def test_a_read_only_store_of_the_last_release_can_still_be_read(tmp_path, capsy
     db = _old_store(tmp_path / "v3.db", READABLE_FROM)
     assert READABLE_FROM < SCHEMA_VERSION
     _read_only(monkeypatch, db)
-    for command in (["stats"], ["groups"], ["journal"], ["remove", "--dry-run"]):
+    for command in (["stats"], ["groups"], ["journal"], ["remove", "--dry-run"],
+                    ["groups", "--identical-only", "--reference", str(tmp_path)]):
         code, out, err = run(capsys, *command, "--db", db)
         assert code == 0, (command, err)
 

@@ -287,6 +287,8 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 READABLE_FROM = 3
 #: the first schema with the picture columns (older read-only stores read as having none)
 PICTURES_FROM = 5
+#: the first schema with the files' prefix hashes (likewise)
+PREFIXES_FROM = 8
 #: simgui.core.reading.fingerprints.SLOTS, spelled out so that opening a store loads no numba
 MINHASH_SLOTS = 128
 _KEEP_ISSUES_OF_SCANS = 20
@@ -986,8 +988,9 @@ class Store:
         known: dict[bytes, tuple] = {}
         sql = ("SELECT path, id, size, mtime_ns, device, inode, "
                "CASE WHEN error IS NULL THEN content_hash END, "
-               "CASE WHEN error IS NULL THEN prefix_hash END FROM files "
-               "WHERE path = ? OR (path > ? AND path < ?)")
+               + ("CASE WHEN error IS NULL THEN prefix_hash END"
+                  if self.schema_version >= PREFIXES_FROM else "NULL")
+               + " FROM files WHERE path = ? OR (path > ? AND path < ?)")
         for root in roots:
             below = root.rstrip(b"/") + b"/"
             with self._guard("reading the stored files"):
