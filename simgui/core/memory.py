@@ -17,7 +17,7 @@ it does nothing.
 The sliders' analysis is built once, on many threads, from temporaries by the
 thousand: kept, what they free scatters over the heaps and comes back for nothing
 else.  :func:`handing_freed_memory_back` hands it back while such a build runs (a
-million real files: 333 bytes per pair kept at the peak, above the files; 189 so).
+million real files: 368 bytes per pair kept at the peak, above the files; 163 so).
 
 :func:`available_memory` says how much memory the system can give now, so that a
 search sizes itself to it (simgui.core.search.budget) and :class:`NotEnoughMemory`
@@ -50,7 +50,8 @@ TOP_PAD = 64 << 20
 #: glibc's own settings (its thresholds then adapt up to 32 MB), and those of a build
 #: that hands freed memory back: blocks of 1 MiB or more mapped on their own, and the
 #: heap's free top returned beyond 1 MiB
-_GLIBC_DEFAULTS = {_M_MMAP_THRESHOLD: 128 << 10, _M_TRIM_THRESHOLD: 128 << 10, _M_TOP_PAD: 128 << 10}
+_GLIBC_DEFAULTS = {_M_MMAP_THRESHOLD: 128 << 10, _M_TRIM_THRESHOLD: 128 << 10,
+                   _M_TOP_PAD: 128 << 10}
 _HANDING_BACK = {_M_MMAP_THRESHOLD: 1 << 20, _M_TRIM_THRESHOLD: 1 << 20, _M_TOP_PAD: 128 << 10}
 _KEEPING = {_M_MMAP_THRESHOLD: MMAP_THRESHOLD, _M_TRIM_THRESHOLD: TRIM_THRESHOLD,
             _M_TOP_PAD: TOP_PAD}
