@@ -98,8 +98,13 @@ def _unchanged(fd: int, found: Walked) -> None:
         raise Changed()
 
 
+def _prefix_hash_of(data) -> int:
+    """xxh3-64 of ``data`` as a signed integer, as the store keeps integers."""
+    return int.from_bytes(xxhash.xxh3_64_digest(data), "big", signed=True)
+
+
 def prefix_hash(found: Walked) -> int:
-    """xxh3-64 of the first :data:`PREFIX_BYTES` bytes."""
+    """xxh3-64 of the first :data:`PREFIX_BYTES` bytes, signed (:func:`_prefix_hash_of`)."""
     fd = _open(found)
     try:
         data = os.pread(fd, PREFIX_BYTES, 0)
@@ -108,7 +113,7 @@ def prefix_hash(found: Walked) -> int:
         os.close(fd)
     if len(data) != min(PREFIX_BYTES, found.size):
         raise Changed()
-    return xxhash.xxh3_64_intdigest(data)
+    return _prefix_hash_of(data)
 
 
 def content_hash(found: Walked) -> bytes:
@@ -236,7 +241,7 @@ class IdenticalCopies:
 
     sets: list[list[int]] = field(default_factory=list)
     hashes: dict[int, bytes] = field(default_factory=dict)  # read whole now
-    prefixes: dict[int, int] = field(default_factory=dict)  # first 4 KiB's xxh3-64, read now
+    prefixes: dict[int, int] = field(default_factory=dict)  # first 4 KiB's hash, read now
     failed: dict[int, OSError] = field(default_factory=dict)
     files_reused: int = 0  # hashes the store already had for unchanged files
     files_prefixed: int = 0  # files whose first 4 KiB were read
@@ -362,12 +367,11 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     reading: list[int] = []
     prefixes: dict[int, int] = {}  # read by the compiled reads
     if compiled:
-        prefix_of = xxhash.xxh3_64_intdigest
         heads = _heads(files, unread, False, workers)
         try:
             for i, data in heads:
                 if data is not None:
-                    prefixes[i] = prefix_of(data)
+                    prefixes[i] = _prefix_hash_of(data)
                     done += 1
                     if done & 255 == 0:
                         tick(files[i].path)

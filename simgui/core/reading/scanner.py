@@ -44,8 +44,6 @@ from simgui.core.tags import DEFAULT_TAGS, validate_tags
 _SAVE_EVERY_FILES = 500
 _SAVE_EVERY_SECONDS = 1.0
 _PROGRESS_EVERY_SECONDS = 0.1
-#: a prefix hash as the store keeps it (signed) back to the identical stage's (unsigned)
-_UNSIGNED64 = (1 << 64) - 1
 _BATCH_FILES = 64  # files a reader task takes at once ...
 _BATCH_BYTES = 8 << 20  # ... or this many bytes, whichever comes first
 
@@ -386,7 +384,7 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
             same = row is not None and row[1:5] == (found.size, found.mtime_ns, found.device,
                                                     found.inode)
             known_hash.append(row[5] if same else None)
-            known_prefix.append(row[6] & _UNSIGNED64 if same and row[6] is not None else None)
+            known_prefix.append(row[6] if same else None)
 
         if identical_only:
             # 2. the identical stage alone: hash what shares a size, store every file
@@ -534,7 +532,7 @@ def _save_identical(store, walked, walked_paths, stored, copies, rep, issue, iss
     rep.files_read = copies.files_hashed
     rep.bytes_read = copies.bytes_read
     rows: list[tuple] = []
-    prefixes: list[tuple[int, int]] = []  # (id, prefix hash) of stored files unchanged
+    prefixes: list[tuple[int, int]] = []  # (prefix hash, id) of stored files unchanged
     for i, (found, encoded) in enumerate(zip(walked, walked_paths)):
         prefix = copies.prefixes.get(i)
         if only_read and i not in copies.hashes and i not in copies.failed and prefix is None:
@@ -553,7 +551,7 @@ def _save_identical(store, walked, walked_paths, stored, copies, rep, issue, iss
         elif digest is None and unchanged:
             rep.files_unchanged += 1
             if prefix is not None:
-                prefixes.append((row[0], prefix))
+                prefixes.append((prefix, row[0]))
             continue  # as stored: a full scan's row, or this stage's from before
         rows.append((encoded, found.size, found.mtime_ns, found.device, found.inode,
                      extension_of(found.path), digest, prefix,

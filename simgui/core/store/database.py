@@ -982,8 +982,8 @@ class Store:
     def known_hashes(self, roots: Iterable[bytes]) -> dict[bytes, tuple]:
         """Every stored file at or under ``roots``: path -> (id, size, mtime_ns, device,
         inode, content hash or None, prefix hash or None), the hashes None for a file
-        stored with an error; the prefix hash (xxh3-64 of the first 4 KiB) as SQLite
-        keeps it, signed.
+        stored with an error (the prefix hash: of the first 4 KiB, see
+        simgui.core.reading.identical).
         Plain tuples: a scan of 100,000 files asks for all of them."""
         known: dict[bytes, tuple] = {}
         sql = ("SELECT path, id, size, mtime_ns, device, inode, "
@@ -1001,13 +1001,12 @@ class Store:
     def save_walked(self, rows: Sequence[tuple], scan_id: int) -> None:
         """Insert or replace files a scan walked but did not read for sum tables (the
         identical stage), all in one transaction: each row (path, size, mtime_ns, device,
-        inode, extension, content hash or None, prefix hash (unsigned) or None, error or
-        None); no sum table, fingerprints or tag set, so a full scan reads it.  Rows, not
+        inode, extension, content hash or None, prefix hash or None, error or None); no
+        sum table, fingerprints or tag set, so a full scan reads it.  Rows, not
         FileRecords: a first scan of /usr saves 117,000 of them at once."""
         now = time.time()
-        rows = sorted((path, size, mtime_ns, device, inode, ext, digest,
-                       None if prefix is None else _signed64(prefix), now, scan_id,
-                       text_value(error))
+        rows = sorted((path, size, mtime_ns, device, inode, ext, digest, prefix, now,
+                       scan_id, text_value(error))
                       for path, size, mtime_ns, device, inode, ext, digest, prefix, error
                       in rows)
         pictures = self.schema_version >= PICTURES_FROM
@@ -1040,11 +1039,10 @@ class Store:
             self._db.execute(f"PRAGMA cache_size = {int(cache)}")
 
     def save_prefixes(self, prefixes: Sequence[tuple[int, int]]) -> None:
-        """Keep the prefix hash (unsigned) the identical stage read of stored files it
-        found unchanged: (file id, prefix hash) each, in one transaction."""
+        """Keep the prefix hash the identical stage read of stored files it found
+        unchanged: (prefix hash, file id) each, in one transaction."""
         with self._guard("saving scan results"), self._write():
-            self._db.executemany("UPDATE files SET prefix_hash = ? WHERE id = ?",
-                                 [(_signed64(prefix), i) for i, prefix in prefixes])
+            self._db.executemany("UPDATE files SET prefix_hash = ? WHERE id = ?", prefixes)
 
     def _drop_indexes_if_empty(self) -> list[str]:
         """In a transaction: where no file is stored yet, drop the files' indexes but the
