@@ -423,17 +423,26 @@ def test_a_content_floor_dropped_during_the_search_equals_one_dropped_after_it(
     assert streamed.content_floor == floor
 
 
+def _some_share(pairs):
+    """A share of content in common for each pair, the same for the same pair."""
+    return ((pairs[:, 0] * 7919 + pairs[:, 1] * 104729) % 101).astype(np.float64)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(20, 300), st.integers(0, 400),
-       st.sampled_from([1.0, 3.7, 10.0]))
-def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept, max_sum):
+       st.sampled_from([1.0, 3.7, 10.0]), st.sampled_from([0.0, 50.0]), st.booleans())
+def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept, max_sum,
+                                                              floor, key_hits):
     """``max_kept``: the groups reach the largest slider step whose pairs are no more
     than that many (counted, not estimated), below the search's own ceiling; the counts
-    still reach the ceiling."""
+    still reach the ceiling.  With a content ``floor``, only the pairs above it count
+    (dropped during the search with ``key_hits``, after it without)."""
     sizes, tables = collection(seed, n)
     space = SearchSpace.build(sizes, tables)
-    whole = ToleranceStats.build(space, 10.0, max_sum=max_sum)
-    cut = ToleranceStats.build(space, 10.0, max_sum=max_sum, max_kept=max_kept)
+    check = dict(content=_some_share, content_floor=floor, key_hits=key_hits) if floor \
+        else dict(key_hits=key_hits)
+    whole = ToleranceStats.build(space, 10.0, max_sum=max_sum, **check)
+    cut = ToleranceStats.build(space, 10.0, max_sum=max_sum, max_kept=max_kept, **check)
     pairs = len(whole.adjacent_class) // 2
     kept = len(cut.adjacent_class) // 2
     np.testing.assert_array_equal(cut.key_hits_at, whole.key_hits_at)

@@ -193,19 +193,20 @@ class ToleranceStats:
             min_key[mine] = 0.0
             min_sum[mine] = 0.0
         shared = None if content is None else content(pairs)
+        keep = None  # the pairs that go on, taken once
         if shared is not None and content_floor > 0:
             keep = shared >= content_floor  # NaN (no fingerprints) never passes the check
-            pairs, min_key, min_sum, shared = pairs[keep], min_key[keep], min_sum[keep], \
-                shared[keep]
-        if max_kept is not None and len(pairs) > max_kept:
-            max_sum = _largest_step_holding(min_sum, max_sum, max_kept)
+        if max_kept is not None and (len(pairs) if keep is None else keep.sum()) > max_kept:
+            max_sum = _largest_step_holding(min_sum if keep is None else min_sum[keep],
+                                            max_sum, max_kept)
             # only the pairs kept go on (from_pairs would drop the rest too): the others,
             # found under the search's own budget, were held beside the groups' lists
             # while those were made, and took as much memory again (a million real files)
-            keep = min_sum <= max_sum
+            below = min_sum <= max_sum
+            keep = below if keep is None else keep & below
+        if keep is not None:
             pairs, min_key, min_sum = pairs[keep], min_key[keep], min_sum[keep]
             shared = None if shared is None else shared[keep]
-            del keep
         stats = cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
                                max_sum=max_sum, key_hits=key_hits, content=shared,
                                tallied=hist)
