@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import os
 import sys
@@ -61,8 +62,9 @@ _builds = 0  # builds handing memory back now
 _lock = threading.Lock()
 
 
+@functools.cache
 def _libc():
-    """glibc's functions, or None (another C library or system)."""
+    """glibc's functions, or None (another C library or system); looked up once."""
     if not sys.platform.startswith("linux"):
         return None
     try:
