@@ -158,7 +158,7 @@ def main() -> None:
     built = time.perf_counter() - t
     stats = analysis.stats
     print(f"{n:,} files of {what}: analysis built in {built:.1f} s; "
-          f"{stats.key_hits_at[-1]:,} key hits up to 10 % tallied, {len(stats.hit_key) // 2:,} "
+          f"{stats.key_hits_at[-1]:,} key hits up to 10 % tallied, {stats.pairs_kept:,} "
           f"pairs kept for groups; sum-table ceiling {stats.max_sum:g} %; content check "
           + (f"on ({content:g} %)" if check else "off"))
 

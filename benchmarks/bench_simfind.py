@@ -278,7 +278,7 @@ def main() -> None:
     t_lookup, counts = best_of(5, lambda: stats.counts(ask))
     print(f"tolerance statistics for {n} files up to 10 % (groups up to {ceiling:g} %): built in "
           f"{t_build:.2f} s, {stats.key_hits_at[-1]:,} key hits tallied, "
-          f"{len(stats.hit_key) // 2:,} class pairs kept; one slider update (key hits, "
+          f"{stats.pairs_kept:,} class pairs kept; one slider update (key hits, "
           f"sum-table hits, groups) {t_lookup * 1000:.1f} ms -> {counts}")
     if len(rows) > 1:
         (n0, t0, p0, e0), (n1, t1, p1, e1) = rows[0], rows[-1]

@@ -73,7 +73,7 @@ def test_the_sum_ceiling_comes_down_exactly_to_what_fits_while_searching():
     space = dense_space(600)
     whole = ToleranceStats.build(space)
     assert whole.max_sum == 10.0
-    per_step = [int((whole.hit_sum <= s).sum()) // 2 for s in TOLERANCE_STEPS]
+    per_step = [int((whole.hit_sum <= s).sum()) for s in TOLERANCE_STEPS]
     for budget_ in (per_step[-1], per_step[-1] - 1, per_step[len(per_step) // 2],
                     per_step[3] + 1, 1):
         held = ToleranceStats.build(space, max_found=budget_)
@@ -117,7 +117,7 @@ def test_the_ceiling_is_exact_over_the_top_steps_too():
     tables[:, 9] += 5 * np.arange(n)  # a tag out of the key: pairs at every step to 10 %
     space = SearchSpace.build(np.full(n, 10_000), tables)
     whole = ToleranceStats.build(space)
-    per_step = [int((whole.hit_sum <= s).sum()) // 2 for s in TOLERANCE_STEPS]
+    per_step = [int((whole.hit_sum <= s).sum()) for s in TOLERANCE_STEPS]
     assert per_step[255] < per_step[262] < per_step[-1]
     for budget_ in (per_step[-1] - 1, per_step[262], per_step[257] + 1):
         fits = [s for s, count in zip(TOLERANCE_STEPS, per_step) if count <= budget_]

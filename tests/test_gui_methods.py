@@ -58,6 +58,10 @@ def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, 
     n = len(window.analysis.files)
     assert chart.sampled.sum() == pytest.approx(n * (n - 1) / 2)
     assert chart.found[-1] >= 6  # the identical copies, at 100 %
+    # every pair the analysis keeps is counted once, with the files it stands for
+    stats = window.analysis.stats
+    everything = window.analysis.counts(window.tolerance.tolerances().__class__(0, stats.max_sum))
+    assert chart.found.sum() == pytest.approx(everything.sum_hits)
     assert chart.marker.isVisible() and chart.marker.value() == 100
 
 

@@ -299,7 +299,7 @@ def test_the_resemblance_check_removes_unrelated_pairs_a_high_tolerance_lets_in(
     # with the check on, the window keeps only pairs it can confirm at some setting, so
     # it cannot be turned off on that analysis (the window searches again) ...
     assert analysis.stats.content_floor == LOWEST_MIN_CONTENT
-    assert len(analysis.stats.hit_key) // 2 == 3
+    assert analysis.stats.pairs_kept == 3
     with pytest.raises(ValueError, match="content check cannot be lower"):
         analysis.counts(loose)
     # ... whereas built with the check off, it can be turned on and off live

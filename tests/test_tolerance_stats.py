@@ -443,8 +443,8 @@ def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept,
         else dict(key_hits=key_hits)
     whole = ToleranceStats.build(space, 10.0, max_sum=max_sum, **check)
     cut = ToleranceStats.build(space, 10.0, max_sum=max_sum, max_kept=max_kept, **check)
-    pairs = len(whole.adjacent_class) // 2
-    kept = len(cut.adjacent_class) // 2
+    pairs = whole.pairs_kept
+    kept = cut.pairs_kept
     np.testing.assert_array_equal(cut.key_hits_at, whole.key_hits_at)
     np.testing.assert_array_equal(cut.sum_hits_at, whole.sum_hits_at)
     assert cut.max_sum <= max_sum
@@ -454,7 +454,7 @@ def test_the_pairs_kept_for_groups_are_cut_exactly_to_a_count(seed, n, max_kept,
     assert cut.max_sum in TOLERANCE_STEPS
 
     def held_at(tolerance):
-        return int((whole.hit_sum <= tolerance).sum()) // 2
+        return int((whole.hit_sum <= tolerance).sum())
 
     assert kept == held_at(cut.max_sum)
     above = TOLERANCE_STEPS[TOLERANCE_STEPS > cut.max_sum]

@@ -859,9 +859,9 @@ class MainWindow(QMainWindow):
                                                  files.signatures[files.is_picture])
         else:
             sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
-        # each pair is in two adjacency lists; the copies inside classes differ by nothing
+        # each pair is in one adjacency list; the copies inside classes differ by nothing
         found = methods.pair_histogram(method, np.append(stats.hit_sum, 0.0),
-                                       np.append(stats.weight / 2, stats.within))
+                                       np.append(stats.weight, stats.within))
         self.distance_chart.set_data(method, methods.distance_bins(method), sampled, found)
         self.distance_chart.set_threshold(self.tolerance.threshold.value())
 

@@ -15,8 +15,10 @@ k(k-1)/2 pairs that hit at any tolerance.
   sum-table hits up to ``max_sum`` (what the memory available holds, counted as the
   search finds them, see :class:`HeldHits`), each list sorted by the slider step at or
   above its sum-table tolerance, so the pass stops at the first step beyond the
-  slider: a few milliseconds for 100,000 files.  Sum-table hits between steps
-  are counted from the same lists.
+  slider: a few milliseconds for 100,000 files.  Each pair is in one list only, that of
+  the class the pass takes first: a class claims only classes after it (those before
+  it have all been claimed by its turn), so half the memory holds as many pairs.  Sum-table
+  hits between steps are counted from the same lists.
 """
 from __future__ import annotations
 
@@ -95,14 +97,15 @@ class ToleranceStats:
     # candidates that can be sum-table hits below max_sum, as adjacency lists of
     # classes in the order grouping takes them: class class_order[p]'s neighbours are
     # adjacent_class[adjacent_start[p]:adjacent_start[p+1]] (so that the grouping pass
-    # reads the lists in sequence), sorted by the step at or above hit_sum, and each
-    # pair appears twice, once from each side
+    # reads the lists in sequence), sorted by the step at or above hit_sum; each pair
+    # appears once, in the list of its class that comes first in class_order (the
+    # neighbours are the classes after it)
     adjacent_start: np.ndarray  # int64 (len(class_order) + 1,)
-    adjacent_class: np.ndarray  # int32 (2h,) (int64 from 2**31 classes)
-    hit_key: np.ndarray  # float64 (2h,): smallest key tolerance (percent) that hits
-    hit_sum: np.ndarray  # float64 (2h,): smallest sum-table tolerance that hits
-    weight: np.ndarray  # int64 (2h,): file pairs each class pair stands for
-    #: float64 (2h,): estimated share of content in common, percent (NaN: unknown), for
+    adjacent_class: np.ndarray  # int32 (h,) (int64 from 2**31 classes)
+    hit_key: np.ndarray  # float64 (h,): smallest key tolerance (percent) that hits
+    hit_sum: np.ndarray  # float64 (h,): smallest sum-table tolerance that hits
+    weight: np.ndarray  # int64 (h,): file pairs each class pair stands for
+    #: float64 (h,): estimated share of content in common, percent (NaN: unknown), for
     #: the content check (Tolerances.content); None when no pair has one
     hit_content: np.ndarray | None
     # sum_hits_at[i, j]: file pairs hit at key TOLERANCE_STEPS[i] and sum TOLERANCE_STEPS[j]
@@ -116,7 +119,7 @@ class ToleranceStats:
     #: the pairs kept all have at least this share of content in common (0: all kept),
     #: so the content check cannot be set lower, nor off
     content_floor: float = 0.0
-    #: uint16 (2h,): the slider step at or above hit_key and hit_sum (len(TOLERANCE_STEPS)
+    #: uint16 (h,): the slider step at or above hit_key and hit_sum (len(TOLERANCE_STEPS)
     #: above the top): what a grouping at slider steps reads, a third of the bytes
     hit_key_step: np.ndarray | None = None
     hit_sum_step: np.ndarray | None = None
@@ -124,6 +127,11 @@ class ToleranceStats:
     def __post_init__(self):
         if self.counted_sum < self.max_sum:
             object.__setattr__(self, "counted_sum", self.max_sum)
+
+    @property
+    def pairs_kept(self) -> int:
+        """The pairs of classes kept for groups (each is in one list)."""
+        return len(self.adjacent_class)
 
     @classmethod
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
@@ -257,9 +265,14 @@ class ToleranceStats:
         class_order = class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
         position = np.full(len(counts), -1, index)
         position[class_order] = np.arange(len(class_order))
+        # each pair goes to the list of its class that grouping takes first
+        la, lb = position[ca], position[cb]
+        first_a = la < lb
+        owner = np.where(first_a, la, lb)
+        other = np.where(first_a, cb, ca)
+        del la, lb, first_a, ca, cb
         *adjacency, hit_content, key_step, sum_step = _adjacency(
-            position[ca], position[cb], ca, cb, min_key, min_sum, weight, shared,
-            len(class_order))
+            owner, other, min_key, min_sum, weight, shared, len(class_order))
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
                    sum_hits_at, int((counts * (counts - 1) // 2).sum()), float(max_key),
                    float(max_sum), class_order,
@@ -337,9 +350,9 @@ class ToleranceStats:
                                       float(tolerances.key), float(tolerances.sum),
                                       float(tolerances.content))
 
-            assignment, twice = _threads.beside(run, range(parts),
-                                                lambda: self.assign(tolerances))
-            similar = sum(twice) // 2 + self.within
+            assignment, within = _threads.beside(run, range(parts),
+                                                 lambda: self.assign(tolerances))
+            similar = sum(within) + self.within
         else:
             assignment = self.assign(tolerances)
         return HitCounts(key_hits=self._key_hits(tolerances.key), sum_hits=sum_hits,
@@ -371,10 +384,9 @@ class ToleranceStats:
             return int(self.sum_hits_at[i, j]) + self.within
         if self.content_floor > 0:
             return None
-        twice = _weight_within(0, len(self.adjacent_start) - 1, self.adjacent_start,
-                               self.hit_key, self.hit_sum, self.weight,
-                               self.hit_sum, float(key), float(sum_), 0.0)
-        return twice // 2 + self.within
+        return _weight_within(0, len(self.adjacent_start) - 1, self.adjacent_start,
+                              self.hit_key, self.hit_sum, self.weight,
+                              self.hit_sum, float(key), float(sum_), 0.0) + self.within
 
     def curve(self, key_tolerances, sum_tolerances=None) -> dict[str, np.ndarray]:
         """Figures 6-7: key hits, sum-table hits and their ratio against tolerance.
@@ -482,21 +494,20 @@ def _step_index(tolerance: float) -> int | None:
 _PARTS_PER_THREAD = 4
 
 
-def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
-    """Pairs of classes ``(ca[p], cb[p])`` as adjacency lists, both directions: cb[p]
-    joins list la[p] and ca[p] list lb[p].  Each list is sorted by the slider step at
-    or above the sum-table tolerance (the selective test), and above the top step by
-    the tolerance itself: a pass over a list stops at the first step beyond the slider.
+def _adjacency(owner, other, min_key, min_sum, weight, content, n_lists):
+    """Pairs of classes as adjacency lists: class ``other[p]`` joins list ``owner[p]``.
+    Each list is sorted by the slider step at or above the sum-table tolerance (the
+    selective test), and above the top step by the tolerance itself: a pass over a list
+    stops at the first step beyond the slider.
 
     Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step,
     sum_step), the last two the steps at or above hit_key and hit_sum; list l is
     start[l] .. start[l + 1].  The lists are cut into ranges of about as many edges
     each, a few per worker thread, and each range's are dealt and sorted by one."""
     start = np.zeros(n_lists + 1, np.int64)
-    start[1:] = np.cumsum(np.bincount(la, minlength=n_lists)
-                          + np.bincount(lb, minlength=n_lists))
+    start[1:] = np.cumsum(np.bincount(owner, minlength=n_lists))
     m = int(start[-1])
-    neighbour = np.empty(m, np.int32 if ca.max(initial=0) < 2**31 else np.int64)
+    neighbour = np.empty(m, np.int32 if other.max(initial=0) < 2**31 else np.int64)
     hit_key = np.empty(m, np.float64)
     hit_sum = np.empty(m, np.float64)
     hit_weight = np.empty(m, np.int64)
@@ -505,10 +516,11 @@ def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
     sum_step = np.empty(m, np.uint16)
     # more parts than threads: each part's records (40 bytes an edge) live while it is
     # dealt, so at most a thread's worth of them at once (each part reads every pair)
-    parts = _threads.workers() * _PARTS_PER_THREAD if len(ca) >= _threads.PARALLEL_FROM else 1
+    parts = _threads.workers() * _PARTS_PER_THREAD if len(owner) >= _threads.PARALLEL_FROM \
+        else 1
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
     cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
-    map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], la, lb, ca, cb, min_key, min_sum,
+    map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], owner, other, min_key, min_sum,
                                         weight, content, start, neighbour, hit_key, hit_sum,
                                         hit_weight, hit_content, key_step, sum_step),
                 range(len(cuts) - 1))
@@ -516,7 +528,7 @@ def _adjacency(la, lb, ca, cb, min_key, min_sum, weight, content, n_lists):
 
 
 @njit(nogil=True, cache=True)
-def _adjacency_of(c0, c1, la, lb, ca, cb, min_key, min_sum, weight, content, start, neighbour,
+def _adjacency_of(c0, c1, owner, other, min_key, min_sum, weight, content, start, neighbour,
                   hit_key, hit_sum, hit_weight, hit_content, key_step, sum_step):
     """Lists c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those joining these
     lists are dealt to them as one 40-byte record, then each list is sorted where it
@@ -525,16 +537,16 @@ def _adjacency_of(c0, c1, la, lb, ca, cb, min_key, min_sum, weight, content, sta
     fill = start[c0:c1] - base
     # hit_sum, hit_key, neighbour, weight, content
     records = np.empty((start[c1] - base, 5), np.float64)
-    for p in range(ca.shape[0]):
-        for c, d in ((la[p], cb[p]), (lb[p], ca[p])):
-            if c0 <= c < c1:
-                x = fill[c - c0]
-                records[x, 0] = min_sum[p]
-                records[x, 1] = min_key[p]
-                records[x, 2] = d  # class numbers and weights stay exact below 2**53
-                records[x, 3] = weight[p]
-                records[x, 4] = content[p]
-                fill[c - c0] = x + 1
+    for p in range(owner.shape[0]):
+        c = owner[p]
+        if c0 <= c < c1:
+            x = fill[c - c0]
+            records[x, 0] = min_sum[p]
+            records[x, 1] = min_key[p]
+            records[x, 2] = other[p]  # class numbers and weights stay exact below 2**53
+            records[x, 3] = weight[p]
+            records[x, 4] = content[p]
+            fill[c - c0] = x + 1
     longest = 0
     for c in range(c0, c1):
         longest = max(longest, start[c + 1] - start[c])
@@ -585,8 +597,7 @@ def _confirmed(content, min_content):
 @njit(nogil=True, cache=True)
 def _weight_within(c0, c1, starts, hit_key, hit_sum, weight, content, key_tol, sum_tol,
                    min_content):
-    """Twice the weight of the pairs within the tolerances, from lists c0 .. c1-1 (each
-    pair is in two lists)."""
+    """The weight of the pairs within the tolerances, from lists c0 .. c1-1."""
     total = 0
     for c in range(c0, c1):
         for i in range(starts[c], starts[c + 1]):
