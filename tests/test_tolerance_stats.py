@@ -480,3 +480,42 @@ def test_the_cut_counts_a_pair_on_a_step_at_that_step():
     # nudged just above a step: a hit only at the next
     assert _largest_step_holding(np.nextafter(min_sum, np.inf), float(steps[20]), 2) == steps[5]
     assert _largest_step_holding(min_sum, float(steps[0]) / 2, 0) == float(steps[0]) / 2
+
+
+def test_each_pair_kept_is_in_one_list_and_the_file_pairs_are_let_go(monkeypatch):
+    """A pair of classes is in the list of the one grouping takes first, and the file
+    pairs handed over are held by nothing while the lists are made (at a million files
+    they are 16 bytes a pair at the peak of the build)."""
+    import weakref
+
+    from simgui.core.search import tolerance_stats
+    from simgui.core.search.steps import pair_tolerances
+
+    alive_then = []
+    make_lists = tolerance_stats._adjacency
+
+    def watched(*args):
+        alive_then.append(gone() is not None)
+        return make_lists(*args)
+
+    monkeypatch.setattr(tolerance_stats, "_adjacency", watched)
+
+    sizes, tables = collection(11, 400)
+    space = SearchSpace.build(sizes, tables)
+    pairs = space.class_pairs(Tolerances(5.0, 5.0))
+    assert len(pairs) > 100
+    min_key, min_sum = pair_tolerances(pairs, space.sizes, space.keys, space.tables)
+    of_file = space.classes.of_file
+    found = {frozenset(p) for p in of_file[pairs].tolist()}
+    gone = weakref.ref(pairs)
+    handed = [pairs]
+    del pairs
+    stats = ToleranceStats._from_handed(space, handed, min_key, min_sum, max_key=5.0,
+                                        max_sum=5.0)
+    assert handed == [] and alive_then == [False]
+    position = {c: p for p, c in enumerate(stats.class_order.tolist())}
+    owners = np.repeat(stats.class_order, np.diff(stats.adjacent_start)).tolist()
+    kept = list(zip(owners, stats.adjacent_class.tolist()))
+    assert stats.pairs_kept == len(kept) == len(found)
+    assert {frozenset(p) for p in kept} == found
+    assert all(position[a] < position[b] for a, b in kept)

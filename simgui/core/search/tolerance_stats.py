@@ -215,9 +215,12 @@ class ToleranceStats:
         if keep is not None:
             pairs, min_key, min_sum = pairs[keep], min_key[keep], min_sum[keep]
             shared = None if shared is None else shared[keep]
-        stats = cls.from_pairs(space, pairs, min_key, min_sum, priority, max_key=max_key,
-                               max_sum=max_sum, key_hits=key_hits, content=shared,
-                               tallied=hist)
+        # handed over, so that the file pairs are let go once their classes are known
+        handed = [pairs]
+        del pairs
+        stats = cls._from_handed(space, handed, min_key, min_sum, priority, max_key=max_key,
+                                 max_sum=max_sum, key_hits=key_hits, content=shared,
+                                 tallied=hist)
         if shared is not None and content_floor > 0:
             stats = dataclasses.replace(stats, content_floor=float(content_floor))
         return stats
@@ -236,6 +239,20 @@ class ToleranceStats:
         content check (None: no check is possible).  ``tallied``: the search's own
         tally of every pair it met (see :func:`simgui.core.search.steps.tally`), when
         ``pairs`` are only those it kept; else, with ``key_hits``, they are tallied here."""
+        return cls._from_handed(space, [pairs], min_key, min_sum, priority, max_key=max_key,
+                                max_sum=max_sum, key_hits=key_hits, content=content,
+                                tallied=tallied)
+
+    @classmethod
+    def _from_handed(cls, space: SearchSpace, handed: list[np.ndarray], min_key: np.ndarray,
+                     min_sum: np.ndarray, priority: np.ndarray | None = None, *,
+                     max_key: float, max_sum: float, key_hits: bool = True,
+                     content: np.ndarray | None = None,
+                     tallied: np.ndarray | None = None) -> ToleranceStats:
+        """:meth:`from_pairs`, the pairs handed over in a list of one (emptied here): where
+        the caller holds them no more, their 16 bytes a pair are let go as soon as their
+        classes are known, and the classes' as soon as each pair's list is."""
+        pairs = handed.pop()
         classes = space.classes
         counts = np.diff(classes.members_start)
         # class numbers in four bytes where they fit: these columns, per pair, are much
@@ -243,6 +260,7 @@ class ToleranceStats:
         index = np.int32 if len(counts) < 2**31 else np.int64
         of_file = classes.of_file.astype(index)
         ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
+        del pairs
         weight = counts[ca] * counts[cb]
         key_hits_at = sum_hits_at = None
         if key_hits:
