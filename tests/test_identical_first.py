@@ -376,6 +376,42 @@ def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
     assert got == reference_sets(root)
 
 
+_LOADS_NUMBA = """
+import sys
+from simgui.core.reading import identical, scanner
+identical.COMPILED_FROM = 4
+walker = scanner._Walker(scanner.ScanOptions(), lambda *issue: None)
+files = list(walker.walk(sys.argv[1]))
+found = identical.find_identical(files, [None] * len(files), workers=int(sys.argv[2]))
+print(len(found.sets), "numba" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("threads, loads", [(1, False), (2, False), (4, True)])
+def test_numba_is_loaded_for_the_identical_stage_only_where_it_pays(tmp_path, threads, loads):
+    """In a process without numba, the stage loads it for the compiled reads only with
+    enough files and enough threads: on two, Python's loop reads as fast, and the
+    command took 0.3-0.5 s longer loading numba for nothing (identical.py)."""
+    import subprocess
+    import sys
+
+    root = make_tree(tmp_path / "t", {f"f{i}": bytes([i % 2]) * 50 for i in range(8)})
+    done = subprocess.run([sys.executable, "-c", _LOADS_NUMBA, str(root), str(threads)],
+                          capture_output=True, text=True, timeout=120,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", str(loads)]
+
+
+def test_the_compiled_reads_are_chosen_where_they_pay():
+    pays = identical_module._compiled_pays
+    many, few = identical_module.COMPILED_FROM, identical_module.COMPILED_FROM - 1
+    enough = identical_module.COMPILED_THREADS_FROM
+    assert pays(few, 1, True) and pays(many, 2, True)  # numba loaded: always
+    assert pays(many, enough, False) and pays(many, 16, False)
+    assert not pays(few, 16, False) and not pays(many, enough - 1, False)
+
+
 # -- prefix hashes kept for the next identical-only scan ------------------------------
 
 

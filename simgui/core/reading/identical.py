@@ -54,6 +54,11 @@ _PROGRESS_EVERY_SECONDS = 0.1
 #: loading numba (about 0.5 s, where Python's reads take about 25 us a file); in a
 #: process that has numba loaded already they are always used
 COMPILED_FROM = 20_000
+#: reader threads from which they pay for it at all: on two, they read no faster than
+#: Python's one loop (the stage of /usr's 116,843 files took 1.40-1.46 s compiled, numba
+#: loaded, and 1.44-1.51 s from Python), so `scan --identical-only /usr` took 0.27-0.48 s
+#: longer as a command that loaded numba for them (3.68-4.09 s against 3.36-3.61 s)
+COMPILED_THREADS_FROM = 4
 #: True or False: always or never use the compiled reads (tests); None: as above
 USE_COMPILED: bool | None = None
 #: files a compiled call reads
@@ -139,14 +144,21 @@ def content_hash(found: Walked) -> bytes:
         os.close(fd)
 
 
-def _compiled(count: int) -> bool:
-    """Whether to read ``count`` files with the compiled reads (see COMPILED_FROM)."""
-    if USE_COMPILED is False or (USE_COMPILED is None and count < COMPILED_FROM
-                                 and "numba" not in sys.modules):
+def _compiled(count: int, threads: int) -> bool:
+    """Whether to read ``count`` files on ``threads`` threads with the compiled reads
+    (see COMPILED_FROM and COMPILED_THREADS_FROM)."""
+    if USE_COMPILED is False or (USE_COMPILED is None and not _compiled_pays(
+            count, threads, "numba" in sys.modules)):
         return False
     from simgui.core.reading.system_calls import heads_available
 
     return heads_available()
+
+
+def _compiled_pays(count: int, threads: int, numba_loaded: bool) -> bool:
+    """Whether the compiled reads pay for themselves: free where numba is loaded, else
+    worth its loading for many files on several threads."""
+    return numba_loaded or (count >= COMPILED_FROM and threads >= COMPILED_THREADS_FROM)
 
 
 def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: int):
@@ -342,7 +354,7 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
         result.bytes_read += files[i].size
 
     failed = result.failed
-    compiled = _compiled(len(small) + len(unread))
+    compiled = _compiled(len(small) + len(unread), workers or os.cpu_count() or 1)
     if compiled:
         digest_of = xxhash.xxh3_128_digest
         heads = _heads(files, small, True, workers)
