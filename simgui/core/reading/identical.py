@@ -56,8 +56,9 @@ _PROGRESS_EVERY_SECONDS = 0.1
 COMPILED_FROM = 20_000
 #: reader threads from which they pay for it at all: on two, they read no faster than
 #: Python's one loop (the stage of /usr's 116,843 files took 1.40-1.46 s compiled, numba
-#: loaded, and 1.44-1.51 s from Python), so `scan --identical-only /usr` took 0.27-0.48 s
-#: longer as a command that loaded numba for them (3.68-4.09 s against 3.36-3.61 s)
+#: loaded, and 1.44-1.51 s from Python), so `scan --identical-only /usr` as a command
+#: took 3.71 s on average loading numba for them, 3.47 s without (seven alternating runs
+#: each).  Threads: those asked for, at most the cores this process may run on
 COMPILED_THREADS_FROM = 4
 #: True or False: always or never use the compiled reads (tests); None: as above
 USE_COMPILED: bool | None = None
@@ -153,6 +154,14 @@ def _compiled(count: int, threads: int) -> bool:
     from simgui.core.reading.system_calls import heads_available
 
     return heads_available()
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _compiled_pays(count: int, threads: int, numba_loaded: bool) -> bool:
@@ -354,7 +363,8 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
         result.bytes_read += files[i].size
 
     failed = result.failed
-    compiled = _compiled(len(small) + len(unread), workers or os.cpu_count() or 1)
+    compiled = _compiled(len(small) + len(unread), min(workers or os.cpu_count() or 1,
+                                                       _usable_cores()))
     if compiled:
         digest_of = xxhash.xxh3_128_digest
         heads = _heads(files, small, True, workers)
