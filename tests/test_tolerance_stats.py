@@ -519,3 +519,21 @@ def test_each_pair_kept_is_in_one_list_and_the_file_pairs_are_let_go(monkeypatch
     assert stats.pairs_kept == len(kept) == len(found)
     assert {frozenset(p) for p in kept} == found
     assert all(position[a] < position[b] for a, b in kept)
+
+
+def test_weights_stay_exact_for_classes_of_many_copies():
+    """A pair's weight is the product of its classes' file counts: in four bytes where
+    they fit, else in eight (two classes of 70,000 copies stand for 4.9 billion pairs)."""
+    n = 70_000
+    table = np.full(16, 1_000, np.int64)
+    near = table.copy()
+    near[0] += 3
+    for copies, dtype in ((n, np.int64), (3, np.uint32)):
+        tables = np.vstack([np.tile(table, (copies, 1)), np.tile(near, (copies, 1))])
+        sizes = np.full(2 * copies, 20_000, np.int64)
+        stats = ToleranceStats.build(SearchSpace.build(sizes, tables), max_key=5.0)
+        assert stats.weight.dtype == dtype and stats.pairs_kept == 1
+        within = 2 * (copies * (copies - 1) // 2)
+        assert stats.counts(Tolerances(5.0, 5.0)).sum_hits == copies * copies + within
+        # between steps the count comes from the lists' weights
+        assert stats.counts(Tolerances(4.99, 4.99)).sum_hits == copies * copies + within

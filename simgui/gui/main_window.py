@@ -861,7 +861,7 @@ class MainWindow(QMainWindow):
             sampled = methods.distance_histogram(method, files.simhashes, files.signatures)
         # each pair is in one adjacency list; the copies inside classes differ by nothing
         found = methods.pair_histogram(method, np.append(stats.hit_sum, 0.0),
-                                       np.append(stats.weight, stats.within))
+                                       np.append(stats.weight.astype(np.float64), stats.within))
         self.distance_chart.set_data(method, methods.distance_bins(method), sampled, found)
         self.distance_chart.set_threshold(self.tolerance.threshold.value())
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from simgui.core.search import methods
 from simgui.core.search.budget import (
-    BYTES_PER_FOUND_PAIR, BYTES_PER_KEPT_PAIR, check_affordable,
+    BYTES_PER_KEPT_PAIR, check_affordable,
     pair_budget,
 )
 from simgui.core.folders import folder_test
@@ -167,17 +167,19 @@ class Analysis:
             # with the check on, pairs it can confirm at no setting are not kept (turning
             # it off is a new search)
             floor = LOWEST_MIN_CONTENT if settings.content_check and content else 0.0
-            # the search holds, at most, what the memory holds while it searches (the
-            # sum-table ceiling lowered as it finds more); the pairs kept for groups are
-            # then cut exactly to what the memory holds for grouping
+            # the search holds no more hits than groups can keep (the sum-table ceiling
+            # lowered as it finds more, at 18 bytes a hit held), and the pairs kept for
+            # groups are then cut exactly to that count, with the few the search does not
+            # hold (classes searched in several extensions) among them; BYTES_PER_KEPT_PAIR
+            # is the peak of the whole build per pair kept
             # (built once from temporaries by the thousand: what they free is handed back
             # as it is freed, else it stays scattered over the heaps, see core.memory)
+            kept = pair_budget(BYTES_PER_KEPT_PAIR)
             with handing_freed_memory_back():
                 stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
                                              max_sum=MAX_TOLERANCE, content=content,
                                              overrides=overrides, content_floor=floor,
-                                             max_found=pair_budget(BYTES_PER_FOUND_PAIR),
-                                             max_kept=pair_budget(BYTES_PER_KEPT_PAIR))
+                                             max_found=kept, max_kept=kept)
         else:
             check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,

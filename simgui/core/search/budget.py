@@ -30,18 +30,14 @@ from simgui.core.units import format_bytes
 
 #: Peak bytes per pair a search holds, measured with tracemalloc: 242 for a search at
 #: one tolerance (benchmarks/bench_simfind.py's corpus, 100,000 files); KEPT for each
-#: sum-table hit the sliders' statistics keep, 92 there (28 million pairs kept) and 99
+#: sum-table hit the sliders' statistics keep, 80 there (28 million pairs kept) and 86
 #: on a store of /usr (116,843 files, 5.3 million pairs kept, the content check on);
-#: rounded up.  (It was 180 while each pair was in two adjacency lists and its files'
-#: numbers were held until the lists were made.  With a content
+#: rounded up.  (It was 180 while each pair was in two adjacency lists, its files'
+#: numbers were held until the lists were made and its weight took eight bytes.  With a content
 #: floor, the hits it drops are dropped a chunk of the search at a time, as they are
 #: found, so they cost nothing that grows with the collection.)
 BYTES_PER_PAIR = 250
-BYTES_PER_KEPT_PAIR = 100
-#: Peak bytes per sum-table hit the sliders' search finds and holds until the pairs
-#: kept for groups are chosen from them, exactly, by count (the pair, its two
-#: tolerances and share of content, and the copies that join and thin them).
-BYTES_PER_FOUND_PAIR = 96
+BYTES_PER_KEPT_PAIR = 90
 #: The share of the available memory a search may plan to use (the rest: the files'
 #: columns, the window, the estimate's error).
 SHARE_OF_MEMORY = 0.5

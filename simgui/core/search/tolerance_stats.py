@@ -104,7 +104,9 @@ class ToleranceStats:
     adjacent_class: np.ndarray  # int32 (h,) (int64 from 2**31 classes)
     hit_key: np.ndarray  # float64 (h,): smallest key tolerance (percent) that hits
     hit_sum: np.ndarray  # float64 (h,): smallest sum-table tolerance that hits
-    weight: np.ndarray  # int64 (h,): file pairs each class pair stands for
+    #: uint32 (h,) (int64 where a class has 65,536 files or more): file pairs each class
+    #: pair stands for
+    weight: np.ndarray
     #: float64 (h,): estimated share of content in common, percent (NaN: unknown), for
     #: the content check (Tolerances.content); None when no pair has one
     hit_content: np.ndarray | None
@@ -261,16 +263,16 @@ class ToleranceStats:
         of_file = classes.of_file.astype(index)
         ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
         del pairs
-        weight = counts[ca] * counts[cb]
         key_hits_at = sum_hits_at = None
         if key_hits:
             key_hits_at, sum_hits_at = hits_at_steps(
-                tally(min_key, min_sum, weight) if tallied is None else tallied)
+                tally(min_key, min_sum, counts[ca] * counts[cb]) if tallied is None
+                else tallied)
         keep = min_sum <= max_sum
         shared = np.full(len(ca), np.nan) if content is None else content
         if not keep.all():
-            ca, cb, weight, min_key, min_sum, shared = ca[keep], cb[keep], weight[keep], \
-                min_key[keep], min_sum[keep], shared[keep]
+            ca, cb, min_key, min_sum, shared = ca[keep], cb[keep], min_key[keep], \
+                min_sum[keep], shared[keep]
         if priority is None:
             priority = np.arange(len(space.sizes))
         # a class's turn comes with its best file
@@ -292,7 +294,7 @@ class ToleranceStats:
         # made: at a million files about 30 MB)
         del la, lb, first_a, ca, cb, of_file, first_seen, degree, position
         *adjacency, hit_content, key_step, sum_step = _adjacency(
-            owner, other, min_key, min_sum, weight, shared, len(class_order))
+            owner, other, min_key, min_sum, shared, class_order, counts)
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
                    sum_hits_at, int((counts * (counts - 1) // 2).sum()), float(max_key),
                    float(max_sum), class_order,
@@ -514,23 +516,27 @@ def _step_index(tolerance: float) -> int | None:
 _PARTS_PER_THREAD = 4
 
 
-def _adjacency(owner, other, min_key, min_sum, weight, content, n_lists):
+def _adjacency(owner, other, min_key, min_sum, content, class_order, class_counts):
     """Pairs of classes as adjacency lists: class ``other[p]`` joins list ``owner[p]``.
     Each list is sorted by the slider step at or above the sum-table tolerance (the
     selective test), and above the top step by the tolerance itself: a pass over a list
     stops at the first step beyond the slider.
 
+    Each pair's weight (the file pairs it stands for) is made from ``class_counts``
+    where it is dealt, in four bytes where no class has 65,536 files.
+
     Returns (start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step,
     sum_step), the last two the steps at or above hit_key and hit_sum; list l is
     start[l] .. start[l + 1].  The lists are cut into ranges of about as many edges
     each, a few per worker thread, and each range's are dealt and sorted by one."""
+    n_lists = len(class_order)
     start = np.zeros(n_lists + 1, np.int64)
     start[1:] = np.cumsum(np.bincount(owner, minlength=n_lists))
     m = int(start[-1])
     neighbour = np.empty(m, np.int32 if other.max(initial=0) < 2**31 else np.int64)
     hit_key = np.empty(m, np.float64)
     hit_sum = np.empty(m, np.float64)
-    hit_weight = np.empty(m, np.int64)
+    hit_weight = np.empty(m, np.uint32 if class_counts.max(initial=1) < 2**16 else np.int64)
     hit_content = np.empty(m, np.float64)
     key_step = np.empty(m, np.uint16)
     sum_step = np.empty(m, np.uint16)
@@ -541,15 +547,17 @@ def _adjacency(owner, other, min_key, min_sum, weight, content, n_lists):
     cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
     cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
     map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], owner, other, min_key, min_sum,
-                                        weight, content, start, neighbour, hit_key, hit_sum,
-                                        hit_weight, hit_content, key_step, sum_step),
+                                        content, class_order, class_counts, start, neighbour,
+                                        hit_key, hit_sum, hit_weight, hit_content, key_step,
+                                        sum_step),
                 range(len(cuts) - 1))
     return start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step, sum_step
 
 
 @njit(nogil=True, cache=True)
-def _adjacency_of(c0, c1, owner, other, min_key, min_sum, weight, content, start, neighbour,
-                  hit_key, hit_sum, hit_weight, hit_content, key_step, sum_step):
+def _adjacency_of(c0, c1, owner, other, min_key, min_sum, content, class_order, class_counts,
+                  start, neighbour, hit_key, hit_sum, hit_weight, hit_content, key_step,
+                  sum_step):
     """Lists c0 .. c1-1 (see :func:`_adjacency`): every pair is read, those joining these
     lists are dealt to them as one 40-byte record, then each list is sorted where it
     lies."""
@@ -564,7 +572,7 @@ def _adjacency_of(c0, c1, owner, other, min_key, min_sum, weight, content, start
             records[x, 0] = min_sum[p]
             records[x, 1] = min_key[p]
             records[x, 2] = other[p]  # class numbers and weights stay exact below 2**53
-            records[x, 3] = weight[p]
+            records[x, 3] = class_counts[class_order[c]] * class_counts[other[p]]
             records[x, 4] = content[p]
             fill[c - c0] = x + 1
     longest = 0
