@@ -9,8 +9,8 @@
 # Real files of every kind a developer's disk holds (sources, headers, documentation
 # in HTML and PDF, pictures, fonts, translations), and the near-copies such a disk is
 # full of: the kernel headers of two releases in five flavours, LLVM 13-16, two Boost
-# releases, and LibreOffice's help in 32 languages and GIMP's in 10.  On 2026-11-27 it gave 1,000,626 regular files
-# (18.6 GB).  Packages the archive no longer has are skipped, and said.
+# releases, and LibreOffice's help in 32 languages and GIMP's in 10.  On 2026-11-27 it
+# gave 1,000,626 regular files (18.6 GB).  Packages the archive no longer has are skipped, and said.
 set -eu
 dir=${1:?usage: real_million.sh DIR}
 mkdir -p "$dir/debs" "$dir/tree"

@@ -380,7 +380,7 @@ _LOADS_NUMBA = """
 import sys
 from simgui.core.reading import identical, scanner
 identical.COMPILED_FROM = 4
-identical._usable_cores = lambda: int(sys.argv[3])  # a machine with that many cores
+identical.usable_cores = lambda: int(sys.argv[3])  # a machine with that many cores
 walker = scanner._Walker(scanner.ScanOptions(), lambda *issue: None)
 files = list(walker.walk(sys.argv[1]))
 found = identical.find_identical(files, [None] * len(files), workers=int(sys.argv[2]))

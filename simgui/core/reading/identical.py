@@ -35,6 +35,7 @@ from typing import Protocol
 
 import xxhash
 
+from simgui.core.cores import usable_cores
 from simgui.core.progress import Progress, ProgressCallback, report
 from simgui.core.reading.file_reads import CHUNK, OPEN_FLAGS, identity_fits, read_chunks
 
@@ -154,14 +155,6 @@ def _compiled(count: int, threads: int) -> bool:
     from simgui.core.reading.system_calls import heads_available
 
     return heads_available()
-
-
-def _usable_cores() -> int:
-    """The cores this process may run on (its affinity where the system says)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def _compiled_pays(count: int, threads: int, numba_loaded: bool) -> bool:
@@ -363,8 +356,8 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
         result.bytes_read += files[i].size
 
     failed = result.failed
-    compiled = _compiled(len(small) + len(unread), min(workers or os.cpu_count() or 1,
-                                                       _usable_cores()))
+    cores = usable_cores()
+    compiled = _compiled(len(small) + len(unread), min(workers or cores, cores))
     if compiled:
         digest_of = xxhash.xxh3_128_digest
         heads = _heads(files, small, True, workers)

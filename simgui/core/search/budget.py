@@ -33,9 +33,9 @@ from simgui.core.units import format_bytes
 #: sum-table hit the sliders' statistics keep, 80 there (28 million pairs kept) and 86
 #: on a store of /usr (116,843 files, 5.3 million pairs kept, the content check on);
 #: rounded up.  (It was 180 while each pair was in two adjacency lists, its files'
-#: numbers were held until the lists were made and its weight took eight bytes.  With a content
-#: floor, the hits it drops are dropped a chunk of the search at a time, as they are
-#: found, so they cost nothing that grows with the collection.)
+#: numbers were held until the lists were made and its weight took eight bytes.  With a
+#: content floor, the hits it drops are dropped a chunk of the search at a time, as they
+#: are found, so they cost nothing that grows with the collection.)
 BYTES_PER_PAIR = 250
 BYTES_PER_KEPT_PAIR = 90
 #: The share of the available memory a search may plan to use (the rest: the files'

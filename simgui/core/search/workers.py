@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import concurrent.futures
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+from simgui.core.cores import usable_cores
 
 _POOL: ThreadPoolExecutor | None = None
 #: A pool of its own for what a slider move runs (core.search.tolerance_stats,
@@ -21,11 +22,7 @@ PARALLEL_FROM = 50_000
 
 def workers() -> int:
     """Threads to use: the cores this process may run on, at most 16."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 16))
+    return max(1, min(usable_cores(), 16))
 
 
 def _pool() -> ThreadPoolExecutor:
