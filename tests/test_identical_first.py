@@ -148,6 +148,49 @@ def test_a_file_rewritten_in_place_between_the_walk_and_its_hash(tmp_path, store
     assert found_sets(store, root) == set()
 
 
+def replaced_after_the_walk(monkeypatch, root):
+    """Once the walk is done, put a folder, a FIFO and a link (to a copy) in the place of
+    files "folder", "fifo" and "link", and remove "gone"."""
+    real = identical_module.find_identical
+
+    def replacing(files, *args, **kwargs):
+        for name in ("folder", "fifo", "link", "gone"):
+            os.remove(root / name)
+        os.mkdir(root / "folder")
+        os.mkfifo(root / "fifo")  # opening it must not hang, reading it must not block
+        os.symlink(root / "a", root / "link")
+        return real(files, *args, **kwargs)
+
+    monkeypatch.setattr(identical_module, "find_identical", replacing)
+
+
+@pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100])
+def test_a_file_replaced_after_the_walk_is_in_no_set_and_said_the_same_either_way(
+        tmp_path, monkeypatch, size):
+    """Small files are checked once, after their read (prefixes too): whatever stands in
+    a file's place by then, it is in no set, and the scan says so as the compiled reads
+    (checked before reading) do."""
+    answers = []
+    for compiled in (True, False):
+        monkeypatch.setattr(identical_module, "USE_COMPILED", compiled)
+        root = tmp_path / f"t{compiled}"
+        names = ("a", "b", "folder", "fifo", "link", "gone")
+        make_tree(root, {name: b"1" * size for name in names})
+        replaced_after_the_walk(monkeypatch, root)
+        with Store(tmp_path / f"{compiled}.db") as s:
+            rep = scan(s, [root], identical_only=True)
+            sets = found_sets(s, root)
+        monkeypatch.undo()
+        answers.append((sets, sorted((os.path.basename(path), kind, message)
+                                     for path, kind, message in rep.issues)))
+    (sets, issues), slow = answers
+    assert (sets, issues) == slow
+    assert sets == {frozenset({"a", "b"})}
+    said = {name: message for name, _, message in issues}
+    assert set(said) == {"folder", "fifo", "link", "gone"}
+    assert "changed" in said["folder"] and "changed" in said["fifo"]
+
+
 def test_remove_compares_the_bytes_again_after_the_identical_stage(tmp_path, store):
     root = make_tree(tmp_path / "t", {"a": b"1" * 100, "b": b"1" * 100})
     scan(store, [root], identical_only=True)

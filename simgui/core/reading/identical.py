@@ -110,17 +110,44 @@ def _prefix_hash_of(data) -> int:
     return int.from_bytes(xxhash.xxh3_64_digest(data), "big", signed=True)
 
 
+def _read_checked(fd: int, found: Walked, count: int, read) -> bytes:
+    """``read(fd, count)``, then one ``fstat`` that checks the descriptor is the regular
+    file the walk saw, unchanged (so the bytes are its bytes); raises Changed if not.
+
+    One check after the read, not one before and one after: a small file costs a
+    system call less (a tenth of the stage's time on /usr).  The read needs no check
+    before it: the open followed no link and does not block (OPEN_FLAGS), and what a
+    read of something else gives is thrown away.  A read that fails is said as the
+    error it is only if the file is still the one the walk saw (a folder put in its
+    place is a change, not an error to report)."""
+    try:
+        data = read(fd, count)
+    except OSError as exc:
+        data = exc
+    st = os.fstat(fd)
+    if (not stat.S_ISREG(st.st_mode) or st.st_size != found.size
+            or st.st_mtime_ns != found.mtime_ns or st.st_ino != found.inode
+            or st.st_dev != found.device):
+        raise Changed()
+    if isinstance(data, OSError):
+        raise data
+    return data
+
+
 def prefix_hash(found: Walked) -> int:
     """xxh3-64 of the first :data:`PREFIX_BYTES` bytes, signed (:func:`_prefix_hash_of`)."""
-    fd = _open(found)
+    fd = os.open(found.path, OPEN_FLAGS)
     try:
-        data = os.pread(fd, PREFIX_BYTES, 0)
-        _unchanged(fd, found)
+        data = _read_checked(fd, found, PREFIX_BYTES, _pread_head)
     finally:
         os.close(fd)
     if len(data) != min(PREFIX_BYTES, found.size):
         raise Changed()
     return _prefix_hash_of(data)
+
+
+def _pread_head(fd: int, count: int) -> bytes:
+    return os.pread(fd, count, 0)
 
 
 def content_hash(found: Walked) -> bytes:
@@ -227,15 +254,19 @@ def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
             yield i, exc
             continue
         try:
+            # _read_checked inline: one fstat, after the read
+            try:
+                data = read(fd, found.size + 1)  # one byte past the size tells a growing file
+            except OSError as exc:
+                data = exc
             st = fstat(fd)
             if (not is_reg(st.st_mode) or st.st_size != found.size
                     or st.st_mtime_ns != found.mtime_ns or st.st_ino != found.inode
                     or st.st_dev != found.device):
                 raise Changed()
-            data = read(fd, found.size + 1)  # one byte past the size tells a growing file
-            after = fstat(fd)
-            if (len(data) != found.size or after.st_size != found.size
-                    or after.st_mtime_ns != found.mtime_ns):
+            if type(data) is not bytes:
+                raise data
+            if len(data) != found.size:
                 raise Changed()
         except OSError as exc:
             yield i, exc
