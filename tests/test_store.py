@@ -201,6 +201,31 @@ def test_a_first_save_into_an_empty_store_builds_its_indexes_after_the_rows(tmp_
         assert drops == []
 
 
+def test_save_walked_keeps_each_field_the_scan_and_its_time(tmp_path):
+    """The time and the scan are written into the statement once, not bound per row:
+    each row still gets them, and its own fields, an error naming a file whose name is
+    not UTF-8 among them."""
+    import os
+    import time
+
+    from simgui.core.store.database import text_of
+
+    with Store(tmp_path / "s.db") as store:
+        scan_id = store.begin_scan(["/r"])
+        before = time.time()
+        why = "cannot read " + os.fsdecode(b"/r/caf\xe9")
+        rows = [(b"/r/b", 3, 7, 1, 2, "txt", bytes(range(16)), -5, None),
+                (b"/r/caf\xe9", 4, 8, 1, 3, "", None, None, why)]
+        store.save_walked(rows, scan_id)
+        after = time.time()
+        got = store.connection.execute(
+            "SELECT path, size, mtime_ns, device, inode, extension, content_hash, "
+            "prefix_hash, error, scan_id, scanned_at FROM files ORDER BY path").fetchall()
+    assert [row[:8] for row in got] == [row[:8] for row in rows]
+    assert [text_of(row[8]) for row in got] == [None, why]
+    assert all(row[9] == scan_id and before <= row[10] <= after for row in got)
+
+
 def test_every_migration_can_run_again(tmp_path):
     """Two processes may upgrade one store at once, and a store may have been upgraded
     by hand or half-way: a migration whose version is reached does nothing, and one
