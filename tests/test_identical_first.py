@@ -3,6 +3,7 @@ identical-only scan, what it stores, and what a later full scan reuses."""
 
 import hashlib
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -120,11 +121,26 @@ def changed_after_the_walk(monkeypatch, name: str, data: bytes, *, same_mtime: b
     monkeypatch.setattr(identical_module, "find_identical", changing)
 
 
-@pytest.fixture(params=[True, False], ids=["compiled reads", "Python reads"])
+READS = ("compiled", "Python", "processes")
+
+
+def use_reads(monkeypatch, way: str) -> None:
+    """The stage reads compiled, from Python (where numba is not loaded and there are few
+    files), or from Python in three processes (where there are many, on two or three
+    cores: forced here, in a process that has Qt loaded, which a scan never forks)."""
+    from simgui.core.reading import forked
+
+    monkeypatch.setattr(identical_module, "USE_COMPILED", way == "compiled")
+    monkeypatch.setattr(identical_module, "USE_PROCESSES", way == "processes")
+    if way == "processes" and sys.platform.startswith("linux"):
+        monkeypatch.setattr(forked, "can_fork", lambda: True)
+        monkeypatch.setattr(identical_module, "usable_cores", lambda: 3)
+
+
+@pytest.fixture(params=READS, ids=[f"{way} reads" for way in READS])
 def reads(request, monkeypatch):
-    """The stage's reads both ways: compiled, and from Python (where numba is not loaded
-    and there are few files)."""
-    monkeypatch.setattr(identical_module, "USE_COMPILED", request.param)
+    """The stage's reads each way (use_reads)."""
+    use_reads(monkeypatch, request.param)
     return request.param
 
 
@@ -146,6 +162,22 @@ def test_a_file_rewritten_in_place_between_the_walk_and_its_hash(tmp_path, store
     changed_after_the_walk(monkeypatch, "b", b"2", same_mtime=True)
     scan(store, [root], identical_only=True)
     assert found_sets(store, root) == set()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.one_of(st.none(), st.sampled_from(
+    [b"a" * 16, b"b" * 16, b"c" * 16]))), max_size=40))
+def test_identical_sets_are_files_of_one_size_and_hash_in_order_of_their_first(files):
+    """Against the obvious: a set per (size, hash) shared by two files or more; a hash
+    shared across sizes (a collision) splits by size."""
+    sizes = [size for size, _ in files]
+    hashes = [digest for _, digest in files]
+    expected: dict[tuple[int, bytes], list[int]] = {}
+    for i, (size, digest) in enumerate(files):
+        if digest is not None:
+            expected.setdefault((size, digest), []).append(i)
+    assert identical_module.identical_sets(sizes, hashes) == sorted(
+        (s for s in expected.values() if len(s) > 1), key=lambda s: s[0])
 
 
 def replaced_after_the_walk(monkeypatch, root):
@@ -171,20 +203,20 @@ def test_a_file_replaced_after_the_walk_is_in_no_set_and_said_the_same_either_wa
     a file's place by then, it is in no set, and the scan says so as the compiled reads
     (checked before reading) do."""
     answers = []
-    for compiled in (True, False):
-        monkeypatch.setattr(identical_module, "USE_COMPILED", compiled)
-        root = tmp_path / f"t{compiled}"
+    for way in READS:
+        use_reads(monkeypatch, way)
+        root = tmp_path / way
         names = ("a", "b", "folder", "fifo", "link", "gone")
         make_tree(root, {name: b"1" * size for name in names})
         replaced_after_the_walk(monkeypatch, root)
-        with Store(tmp_path / f"{compiled}.db") as s:
+        with Store(tmp_path / f"{way}.db") as s:
             rep = scan(s, [root], identical_only=True)
             sets = found_sets(s, root)
         monkeypatch.undo()
         answers.append((sets, sorted((os.path.basename(path), kind, message)
                                      for path, kind, message in rep.issues)))
-    (sets, issues), slow = answers
-    assert (sets, issues) == slow
+    (sets, issues), *others = answers
+    assert others == [(sets, issues)] * 2
     assert sets == {frozenset({"a", "b"})}
     said = {name: message for name, _, message in issues}
     assert set(said) == {"folder", "fifo", "link", "gone"}
@@ -342,7 +374,7 @@ def test_cli_identical_only_on_a_full_store(tmp_path, capsys):
     assert code == 0 and "Send 3 files" in out, out
 
 
-def test_a_cancelled_identical_scan_keeps_the_hashes_it_read(tmp_path, store):
+def test_a_cancelled_identical_scan_keeps_the_hashes_it_read(tmp_path, store, reads):
     from simgui.core.progress import Cancelled
 
     root = make_tree(tmp_path / "t", {f"f{i:03}": b"same" for i in range(300)})
@@ -352,6 +384,8 @@ def test_a_cancelled_identical_scan_keeps_the_hashes_it_read(tmp_path, store):
 
     with pytest.raises(Cancelled):
         scan(store, [root], identical_only=True, progress=cancel_once_hashing)
+    with pytest.raises(ChildProcessError):  # no process forked for the reads is left
+        os.waitpid(-1, os.WNOHANG)
     hashed = [row for row in store.known_hashes([os.fsencode(str(root))]).values() if row[5]]
     assert 0 < len(hashed) < 300
     rep = scan(store, [root], identical_only=True)
@@ -401,8 +435,8 @@ def test_the_compiled_reads_read_only_files_that_share_a_size(tmp_path, store, m
     assert found_sets(store, root) == {frozenset({"a", "b"}), frozenset({"p1", "p2"})}
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
+@pytest.mark.parametrize("way", READS)
+def test_the_stage_finds_the_same_each_way(tmp_path, monkeypatch, way):
     rng = np.random.default_rng(5)
     contents = {}
     for i in range(120):
@@ -412,11 +446,18 @@ def test_the_stage_finds_the_same_either_way(tmp_path, monkeypatch, compiled):
             base = base[:-1] + b"x"  # same size and prefix, another tail
         contents[f"d{i % 5}/f{i}"] = base
     root = make_tree(tmp_path / "t", contents)
-    monkeypatch.setattr(identical_module, "USE_COMPILED", compiled)
-    with Store(tmp_path / f"{compiled}.db") as s:
+    use_reads(monkeypatch, way)
+    from simgui.core.reading import forked
+
+    forks = []
+    real_fork = forked._fork
+    monkeypatch.setattr(forked, "_fork", lambda *a: forks.append(1) or real_fork(*a))
+    with Store(tmp_path / f"{way}.db") as s:
         scan(s, [root], identical_only=True)
         got = found_sets(s, root)
     assert got == reference_sets(root)
+    # two children for the small files, two for the prefixes
+    assert len(forks) == (4 if way == "processes" and sys.platform.startswith("linux") else 0)
 
 
 _LOADS_NUMBA = """
