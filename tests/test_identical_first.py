@@ -492,6 +492,28 @@ def test_numba_is_loaded_for_the_identical_stage_only_where_it_pays(tmp_path, th
     assert done.stdout.split() == ["2", str(loads)]
 
 
+_LOADS_NUMPY = """
+import sys
+from simgui.cli import main
+code = main(["scan", "--identical-only", "--db", sys.argv[2], sys.argv[1]])
+print(code, "numpy" in sys.modules, "numba" in sys.modules)
+"""
+
+
+def test_scan_identical_only_loads_neither_numpy_nor_numba(tmp_path):
+    """The command of the identical stage alone starts with neither (numpy alone took
+    50 ms of its start): what it reads, it hashes from Python."""
+    import subprocess
+
+    root = make_tree(tmp_path / "t", {f"f{i}": bytes([i % 2]) * 50 for i in range(8)})
+    done = subprocess.run([sys.executable, "-c", _LOADS_NUMPY, str(root),
+                           str(tmp_path / "s.db")], capture_output=True, text=True,
+                          timeout=120,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-3:] == ["0", "False", "False"]
+
+
 def test_the_compiled_reads_are_chosen_where_they_pay():
     pays = identical_module._compiled_pays
     many, few = identical_module.COMPILED_FROM, identical_module.COMPILED_FROM - 1

@@ -35,7 +35,6 @@ from simgui.core.reading.file_reads import OPEN_FLAGS, identity_fits, read_chunk
 from simgui.core.reading.names import (  # noqa: F401  (exclude_pattern: re-exported)
     REGEX_PREFIX, _regex, exclude_pattern, extension_of,
 )
-from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
 from simgui.core.memory import pause_collector
 from simgui.core.progress import Cancelled, Progress, ProgressCallback, report
 from simgui.core.store import FileRecord, Store
@@ -293,6 +292,9 @@ def _picture_of(path: str, ext: str) -> dict:
     format, or why it did not decode; none for a file not named as a picture (an
     extension test, so other files cost nothing more).  Pillow reads the file again
     (from the page cache: read_file has just read it)."""
+    # (imported here: the module loads numpy, which scan --identical-only does without)
+    from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
+
     if ext not in picture_extensions():
         return {}
     try:
@@ -471,6 +473,8 @@ def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tag
     keeps (a sum table; its fingerprints; a picture's hash).  Compared as columns:
     a rescan of an unchanged tree is this and the walk."""
     import numpy as np
+
+    from simgui.core.reading.pictures import picture_extensions
 
     n = len(walked)
     if not known.paths:
