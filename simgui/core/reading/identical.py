@@ -17,7 +17,8 @@ that share a size), they are opened, checked and read in compiled calls with Pyt
 lock released (:func:`system_calls.read_heads`), a batch of files at a time on every
 core, and only hashed from Python; that loads numba, about half a second, so a stage
 with fewer files reads them from Python and ``scan --identical-only`` of a small tree
-loads no kernel.
+loads no kernel.  Read from Python, many files are shared with forked processes where
+a fork is safe (simgui.core.reading.forked): each process has Python's lock to itself.
 """
 
 from __future__ import annotations
