@@ -100,3 +100,53 @@ def test_no_fork_beside_another_python_thread():
 def test_no_fork_where_qt_is_loaded(monkeypatch):
     monkeypatch.setitem(sys.modules, "PySide6", sys.modules.get("PySide6", object()))
     assert not forked.can_fork()
+
+
+def test_no_fork_where_children_s_ends_are_ignored():
+    """(An ignored SIGCHLD, inherited from whoever started the process, reaps children
+    itself: waiting for one would fail.)"""
+    import signal
+
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        assert not forked.can_fork()
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+
+
+def test_where_no_process_can_be_had_the_parent_does_the_share(monkeypatch):
+    real_fork, forks = os.fork, []
+
+    def fork_once():
+        forks.append(1)
+        if len(forks) > 1:
+            raise OSError(errno.EAGAIN, "no more processes")
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", fork_once)
+    which = list(range(1, 100))
+    got = as_dict(forked.shared(squares, which, 3, 8, encode, decode))
+    assert len(forks) == 2 and got == as_dict(squares(which))
+    assert no_children_left()
+
+
+@pytest.mark.parametrize("fault", ["another file", "another width"])
+def test_a_record_that_is_not_the_file_s_own_is_read_again_by_the_parent(fault):
+    """A child's records are matched to files by position: one whose file or width is not
+    what was asked is never taken (a wrong hash on a wrong file would make false copies)."""
+    parent = os.getpid()
+
+    def faulty(part):
+        results = squares(part)
+        if os.getpid() != parent and fault == "another file":
+            next(results)  # a child that skips its first file: every record one off
+        yield from results
+
+    def wide(value):
+        return encode(value) + (b"!" if os.getpid() != parent else b"")
+
+    which = list(range(1, 60))
+    got = as_dict(forked.shared(faulty, which, 2, 8,
+                                wide if fault == "another width" else encode, decode))
+    assert got == as_dict(squares(which))
+    assert no_children_left()
