@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-#: os.open flags for reading a file the walk found
+#: os.open flags for reading a file the walk found: no link followed, no wait on a FIFO
+#: put in its place, and a terminal put there never made the scan's own
 OPEN_FLAGS = (os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
-              | getattr(os, "O_CLOEXEC", 0))
+              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
 #: bytes read at a time
 CHUNK = 1 << 20
 

@@ -120,44 +120,17 @@ def _prefix_hash_of(data) -> int:
     return int.from_bytes(xxhash.xxh3_64_digest(data), "big", signed=True)
 
 
-def _read_checked(fd: int, found: Walked, count: int, read) -> bytes:
-    """``read(fd, count)``, then one ``fstat`` that checks the descriptor is the regular
-    file the walk saw, unchanged (so the bytes are its bytes); raises Changed if not.
-
-    One check after the read, not one before and one after: a small file costs a
-    system call less (a tenth of the stage's time on /usr).  The read needs no check
-    before it: the open followed no link and does not block (OPEN_FLAGS), and what a
-    read of something else gives is thrown away.  A read that fails is said as the
-    error it is only if the file is still the one the walk saw (a folder put in its
-    place is a change, not an error to report)."""
-    try:
-        data = read(fd, count)
-    except OSError as exc:
-        data = exc
-    st = os.fstat(fd)
-    if (not stat.S_ISREG(st.st_mode) or st.st_size != found.size
-            or st.st_mtime_ns != found.mtime_ns or st.st_ino != found.inode
-            or st.st_dev != found.device):
-        raise Changed()
-    if isinstance(data, OSError):
-        raise data
-    return data
-
-
 def prefix_hash(found: Walked) -> int:
     """xxh3-64 of the first :data:`PREFIX_BYTES` bytes, signed (:func:`_prefix_hash_of`)."""
-    fd = os.open(found.path, OPEN_FLAGS)
+    fd = _open(found)
     try:
-        data = _read_checked(fd, found, PREFIX_BYTES, _pread_head)
+        data = os.pread(fd, PREFIX_BYTES, 0)
+        _unchanged(fd, found)
     finally:
         os.close(fd)
     if len(data) != min(PREFIX_BYTES, found.size):
         raise Changed()
     return _prefix_hash_of(data)
-
-
-def _pread_head(fd: int, count: int) -> bytes:
-    return os.pread(fd, count, 0)
 
 
 def content_hash(found: Walked) -> bytes:
@@ -210,11 +183,11 @@ def _prefixes(files: Sequence[Walked], which: Sequence[int]):
             yield i, exc
 
 
-def _signed(value: int) -> bytes:
+def _to_signed(value: int) -> bytes:
     return value.to_bytes(8, "big", signed=True)
 
 
-def _unsigned(data: bytes) -> int:
+def _from_signed(data: bytes) -> int:
     return int.from_bytes(data, "big", signed=True)
 
 
@@ -288,19 +261,17 @@ def _small_hashes(files: Sequence[Walked], which: Sequence[int]):
             yield i, exc
             continue
         try:
-            # _read_checked inline: one fstat, after the read
-            try:
-                data = read(fd, found.size + 1)  # one byte past the size tells a growing file
-            except OSError as exc:
-                data = exc
+            # checked before it is read (a device put in its place is never read: a read
+            # of a terminal takes its input), and after
             st = fstat(fd)
             if (not is_reg(st.st_mode) or st.st_size != found.size
                     or st.st_mtime_ns != found.mtime_ns or st.st_ino != found.inode
                     or st.st_dev != found.device):
                 raise Changed()
-            if type(data) is not bytes:
-                raise data
-            if len(data) != found.size:
+            data = read(fd, found.size + 1)  # one byte past the size tells a growing file
+            after = fstat(fd)
+            if (len(data) != found.size or after.st_size != found.size
+                    or after.st_mtime_ns != found.mtime_ns):
                 raise Changed()
         except OSError as exc:
             yield i, exc
@@ -441,13 +412,12 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     cores = usable_cores()
     threads = min(workers or cores, cores)
     compiled = _compiled(len(small) + len(unread), threads)
-    processes = 1 if compiled else _processes(len(small) + len(unread), threads)
     if compiled:
         digest_of = xxhash.xxh3_128_digest
         heads = _heads(files, small, True, workers)
         small_hashes = ((i, digest_of(data) if data is not None else hashed(i))
                         for i, data in heads)
-    elif processes > 1:
+    elif (processes := _processes(len(small), threads)) > 1:
         heads = small_hashes = forked.shared(lambda part: _small_hashes(files, part), small,
                                              processes, 16, bytes, bytes)
     else:
@@ -468,10 +438,11 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     # a prefix with another are read whole
     reading: list[int] = []
     prefixes: dict[int, int] = {}  # read by the compiled reads, or by processes
+    processes = 1 if compiled else _processes(len(unread), threads)
     if compiled or processes > 1:
         heads = (_heads(files, unread, False, workers) if compiled else
                  forked.shared(lambda part: _prefixes(files, part), unread, processes, 8,
-                               _signed, _unsigned))
+                               _to_signed, _from_signed))
         try:
             for i, got in heads:  # (the bytes, or the hash a process read)
                 if got is None or isinstance(got, OSError):
