@@ -199,9 +199,8 @@ def replaced_after_the_walk(monkeypatch, root):
 @pytest.mark.parametrize("size", [100, PREFIX_BYTES + 100])
 def test_a_file_replaced_after_the_walk_is_in_no_set_and_said_the_same_either_way(
         tmp_path, monkeypatch, size):
-    """Small files are checked once, after their read (prefixes too): whatever stands in
-    a file's place by then, it is in no set, and the scan says so as the compiled reads
-    (checked before reading) do."""
+    """Whatever stands in a file's place once the walk is done, it is in no set, and the
+    scan says so the same way whichever reads it (compiled, from Python, in processes)."""
     answers = []
     for way in READS:
         use_reads(monkeypatch, way)
