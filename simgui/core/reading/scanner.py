@@ -287,19 +287,27 @@ def read_file(path: str, tags: Sequence[int] = DEFAULT_TAGS, *,
                       **_picture_of(path, ext))
 
 
+@functools.cache
+def _pictures():
+    """simgui.core.reading.pictures, imported on first use: it loads numpy, which
+    ``scan --identical-only`` does without (and an import statement in the per-file
+    path below cost 0.6 us a file)."""
+    from simgui.core.reading import pictures
+
+    return pictures
+
+
 def _picture_of(path: str, ext: str) -> dict:
     """A picture's FileRecord fields (simgui.core.reading.pictures): its hash, size and
     format, or why it did not decode; none for a file not named as a picture (an
     extension test, so other files cost nothing more).  Pillow reads the file again
     (from the page cache: read_file has just read it)."""
-    # (imported here: the module loads numpy, which scan --identical-only does without)
-    from simgui.core.reading.pictures import PictureUnreadable, picture_extensions, read_picture
-
-    if ext not in picture_extensions():
+    pictures = _pictures()
+    if ext not in pictures.picture_extensions():
         return {}
     try:
-        picture = read_picture(path, ext)
-    except PictureUnreadable as exc:
+        picture = pictures.read_picture(path, ext)
+    except pictures.PictureUnreadable as exc:
         return {"picture_error": str(exc)}
     return {"picture_hash": picture.hash, "picture_width": picture.width,
             "picture_height": picture.height, "picture_format": picture.format}
@@ -474,8 +482,6 @@ def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tag
     a rescan of an unchanged tree is this and the walk."""
     import numpy as np
 
-    from simgui.core.reading.pictures import picture_extensions
-
     n = len(walked)
     if not known.paths:
         return [True] * n
@@ -499,7 +505,7 @@ def _to_read(walked: Sequence[_Found], walked_paths: Sequence[bytes], known, tag
     # path's, and the path is the same)
     unpictured = np.flatnonzero(complete & (known.flags[at] & 4 == 0))
     if len(unpictured):
-        pictures = picture_extensions()
+        pictures = _pictures().picture_extensions()
         extensions = known.extensions
         complete[unpictured] = [extensions[r] not in pictures for r in row[unpictured].tolist()]
     rep.files_unchanged += int(complete.sum())
