@@ -197,11 +197,11 @@ def _compiled_pays(count: int, threads: int, numba_loaded: bool) -> bool:
     return numba_loaded or (count >= COMPILED_FROM and threads >= COMPILED_THREADS_FROM)
 
 
-def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: int):
+def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, threads: int):
     """(i, its bytes or None) for each file ``which`` names: with ``whole`` its whole
     content (files of up to PREFIX_BYTES), else its first PREFIX_BYTES; None where the
     compiled read did not vouch for it (the caller reads that file from Python, which
-    gives the error).  Batches of files on a pool of ``workers`` threads, in order."""
+    gives the error).  Batches of files on a pool of ``threads`` threads, in order."""
     import numpy as np
 
     from simgui.core.reading.system_calls import packed_names, read_heads
@@ -227,7 +227,6 @@ def _heads(files: Sequence[Walked], which: Sequence[int], whole: bool, workers: 
         return [(i, view[a:a + g] if g == e else None) for i, a, g, e in
                 zip(part, data_at.tolist(), got.tolist(), expect.tolist())]
 
-    threads = workers or os.cpu_count() or 1
     parts = iter([which[k:k + _HEADS_BATCH] for k in range(0, len(which), _HEADS_BATCH)])
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simgui-identical")
     try:
@@ -410,11 +409,12 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
 
     failed = result.failed
     cores = usable_cores()
-    threads = min(workers or cores, cores)
+    pool = workers or cores  # reader threads asked for (all the cores by default)
+    threads = min(pool, cores)  # ... of which as many run at once as there are cores
     compiled = _compiled(len(small) + len(unread), threads)
     if compiled:
         digest_of = xxhash.xxh3_128_digest
-        heads = _heads(files, small, True, workers)
+        heads = _heads(files, small, True, pool)
         small_hashes = ((i, digest_of(data) if data is not None else hashed(i))
                         for i, data in heads)
     elif (processes := _processes(len(small), threads)) > 1:
@@ -440,7 +440,7 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
     prefixes: dict[int, int] = {}  # read by the compiled reads, or by processes
     processes = 1 if compiled else _processes(len(unread), threads)
     if compiled or processes > 1:
-        heads = (_heads(files, unread, False, workers) if compiled else
+        heads = (_heads(files, unread, False, pool) if compiled else
                  forked.shared(lambda part: _prefixes(files, part), unread, processes, 8,
                                _to_signed, _from_signed))
         try:
@@ -485,15 +485,15 @@ def find_identical(files: Sequence[Walked], known: Sequence[bytes | None], *,
             done += 1
             tick(files[i].path)
     if large:
-        with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1,
-                                thread_name_prefix="simgui-identical") as pool:
+        with ThreadPoolExecutor(max_workers=pool,
+                                thread_name_prefix="simgui-identical") as readers:
             try:
-                for i, digest in zip(large, pool.map(hashed, large)):
+                for i, digest in zip(large, readers.map(hashed, large)):
                     whole(i, digest)
                     done += 1
                     tick(files[i].path)
             except BaseException:
-                pool.shutdown(cancel_futures=True)  # cancelled: only the files being read finish
+                readers.shutdown(cancel_futures=True)  # cancelled: only the files being read finish
                 raise
     result.sets = identical_sets([f.size for f in files], hashes)
     result.elapsed = time.monotonic() - started
