@@ -224,7 +224,7 @@ def test_the_sum_ceiling_comes_down_when_pairs_exceed_the_budget():
     assert low < 10.0
     full = Analysis.build(files).stats
     lowered = ToleranceStats.build(space, 10.0, None, max_sum=low)
-    assert len(lowered.hit_key) < len(full.hit_key)  # fewer pairs kept
+    assert lowered.pairs_kept < full.pairs_kept  # fewer pairs kept
     # below the ceiling, groups and counts stay exact; above it, counts at every step
     # still are (the search tallied every pair), groups are refused
     tol = Tolerances(10.0, low)

@@ -344,7 +344,7 @@ def test_a_content_floor_keeps_every_pair_the_check_can_confirm(tmp_path):
     floored = Analysis.build(files)
     full = Analysis.build(files, SearchSettings(content_check=False))
     assert floored.stats.content_floor == LOWEST_MIN_CONTENT and full.stats.content_floor == 0
-    assert 0 < len(floored.stats.hit_key) < len(full.stats.hit_key)
+    assert 0 < floored.stats.pairs_kept < full.stats.pairs_kept
     for key, sum_ in ((10.0, 10.0), (3.2, 5.0), (1.0, 0.5)):
         for content in (LOWEST_MIN_CONTENT, 25.0, 50.0, 90.0):
             at = Tolerances(key, sum_, content)

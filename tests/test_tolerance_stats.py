@@ -212,7 +212,6 @@ def test_the_search_tallies_every_pair_it_meets_as_holding_them_would(data, exts
     from simgui.core.search.steps import pair_tolerances, tally
 
     sizes, tables = data
-    n = len(sizes)
     if copies:  # the first files again, under other extensions: classes met several times
         sizes = np.concatenate((sizes, sizes[:copies]))
         tables = np.concatenate((tables, tables[:copies]))
@@ -537,3 +536,69 @@ def test_weights_stay_exact_for_classes_of_many_copies():
         assert stats.counts(Tolerances(5.0, 5.0)).sum_hits == copies * copies + within
         # between steps the count comes from the lists' weights
         assert stats.counts(Tolerances(4.99, 4.99)).sum_hits == copies * copies + within
+
+
+def _signatures(n: int, rng) -> np.ndarray:
+    """MinHash-like signatures of ``n`` files from three families: each file keeps a share
+    of its family's slots (any from none to all), so pairs share any number of slots."""
+    family = rng.integers(0, 2**32, (3, 128), dtype=np.uint32)
+    out = rng.integers(0, 2**32, (n, 128), dtype=np.uint32)
+    kept = rng.random((n, 128)) < rng.random(n)[:, None]
+    out[kept] = family[rng.integers(0, 3, n)][kept]
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(collections(min_size=2), st.lists(st.sampled_from(["a", "b", "c"]), min_size=40,
+                                         max_size=40),
+       st.integers(0, 3), st.sampled_from([0.5, 3.2, 10.0]), st.sampled_from([0.0, 10.0, 50.0]),
+       st.booleans(), st.sampled_from([None, 1, 5, 40, 10**9]), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_statistics_kept_for_the_steps_alone_equal_the_whole_at_every_step(
+        data, exts, copies, max_sum, floor, override, max_found, seed, with_content):
+    """What the window keeps (``steps_only``: each pair's steps and equal MinHash slots, its
+    weight made from its classes' sizes) counts and groups as the statistics that keep
+    every pair's tolerances, share and weight do, at every slider step and setting of
+    the content check; with copies in several extensions, an extension with its own
+    tolerances, a content floor, and a budget that lowers the sum-table ceiling."""
+    from simgui.core.search.methods import ContentShares
+
+    sizes, tables = data
+    rng = np.random.default_rng(seed)
+    signatures = _signatures(len(sizes), rng)
+    if copies:  # copies: the same size, table and signature
+        sizes = np.concatenate((sizes, sizes[:copies]))
+        tables = np.concatenate((tables, tables[:copies]))
+        signatures = np.concatenate((signatures, signatures[:copies]))
+    extensions = [exts[i % len(exts)] for i in range(len(sizes))]
+    space = SearchSpace.build(sizes, tables, extensions=extensions, classes_by_extension=False)
+    overrides = {"c": Tolerances(2.0, 0.5)} if override else None
+    content = ContentShares(signatures) if with_content else None
+    priority = rng.permutation(len(sizes))
+    options = dict(max_sum=max_sum, content=content, overrides=overrides,
+                   content_floor=floor if with_content else 0.0, max_found=max_found,
+                   max_kept=max_found)
+    whole = ToleranceStats.build(space, 10.0, priority, **options)
+    stepped = ToleranceStats.build(space, 10.0, priority, steps_only=True, **options)
+    assert stepped.steps_only and not whole.steps_only
+    assert stepped.hit_key is None and stepped.weight is None and stepped.hit_content is None
+    assert (stepped.max_sum, stepped.pairs_kept, stepped.content_floor, stepped.within) == \
+        (whole.max_sum, whole.pairs_kept, whole.content_floor, whole.within)
+    np.testing.assert_array_equal(stepped.class_order, whole.class_order)
+    np.testing.assert_array_equal(stepped.sum_hits_at, whole.sum_hits_at)
+    np.testing.assert_array_equal(np.sort(stepped.pair_weights()), np.sort(whole.weight))
+    top = int(np.searchsorted(TOLERANCE_STEPS, whole.max_sum))
+    shares = [0.0] if not with_content else \
+        sorted(x for x in {0.0, 1.0, 10.0, 30.0, 50.0, 75.0, 99.0, 100.0} if x >= floor)
+    for k in sorted({0, 1, 40, 100, 200, 250, len(TOLERANCE_STEPS) - 1}):
+        for s in sorted({0, min(1, top), top // 2, top}):
+            for share in shares:
+                t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]),
+                                       share)
+                (a, ga), (b, gb) = whole.counts_and_groups(t), stepped.counts_and_groups(t)
+                assert a == b, t
+                np.testing.assert_array_equal(ga.group_start, gb.group_start)
+                np.testing.assert_array_equal(ga.group_classes, gb.group_classes)
+    # between the steps they group nowhere (the analysis asks a search there)
+    with pytest.raises(ValueError):
+        stepped.assign(simfind.Tolerances(0.0, 0.0, floor if with_content else 0.0))

@@ -168,10 +168,11 @@ class Analysis:
             # it off is a new search)
             floor = LOWEST_MIN_CONTENT if settings.content_check and content else 0.0
             # the search holds no more hits than groups can keep (the sum-table ceiling
-            # lowered as it finds more, at 18 bytes a hit held), and the pairs kept for
-            # groups are then cut exactly to that count, with the few the search does not
-            # hold (classes searched in several extensions) among them; BYTES_PER_KEPT_PAIR
-            # is the peak of the whole build per pair kept
+            # lowered as it finds more, at 13 bytes a hit held), the few it does not hold
+            # (classes searched in several extensions) among them; BYTES_PER_KEPT_PAIR is
+            # the peak of the whole build per pair kept.  The sliders stop on steps, so
+            # each pair keeps its steps, not its tolerances (steps_only: 9 bytes, not 36);
+            # a program's tolerances between the steps are a search of their own
             # (built once from temporaries by the thousand: what they free is handed back
             # as it is freed, else it stays scattered over the heaps, see core.memory)
             kept = pair_budget(BYTES_PER_KEPT_PAIR)
@@ -179,7 +180,7 @@ class Analysis:
                 stats = ToleranceStats.build(space, MAX_TOLERANCE, priority,
                                              max_sum=MAX_TOLERANCE, content=content,
                                              overrides=overrides, content_floor=floor,
-                                             max_found=kept, max_kept=kept)
+                                             max_found=kept, max_kept=kept, steps_only=True)
         else:
             check_affordable(space, ceiling, settings.override_map())
             stats = ToleranceStats.build(space, ceiling.key, priority, max_sum=ceiling.sum,
@@ -195,19 +196,42 @@ class Analysis:
                                 path_rank))
 
     def counts(self, tolerances: Tolerances) -> HitCounts:
-        return self.stats.counts(self._asked(tolerances))
+        return self._counts_and_groups(tolerances)[0]
 
     def at(self, tolerances: Tolerances) -> tuple[HitCounts, GroupTable]:
         """Counts and groups in one pass: what a slider move needs."""
-        counts, assignment = self.stats.counts_and_groups(self._asked(tolerances))
+        counts, assignment = self._counts_and_groups(tolerances)
         return counts, self.groups(tolerances, assignment)
+
+    def _counts_and_groups(self, tolerances: Tolerances):
+        stats, asked = self._stats_at(tolerances), self._asked(tolerances)
+        if stats is self.stats:
+            return stats.counts_and_groups(asked)
+        assignment = stats.assign(asked)
+        return stats.counts_from_pairs(asked, assignment), assignment
+
+    def _stats_at(self, tolerances: Tolerances) -> ToleranceStats:
+        """The statistics that group at ``tolerances``: the analysis' own, or, where those
+        are kept for the slider steps alone and ``tolerances`` lies between the steps
+        (a program's values; the sliders stop on steps), a search at ``tolerances``
+        itself, as exact as the command line's (its key hits are not counted)."""
+        stats = self.stats
+        if not stats.steps_only or stats.on_steps(tolerances):
+            return stats
+        stats.check_within(tolerances)
+        # the classes in the order the analysis takes them, by their best files
+        return ToleranceStats.build(stats.space, tolerances.key,
+                                    self.class_best[stats.class_order],
+                                    max_sum=tolerances.sum, key_hits=False,
+                                    content=_content_of_pairs(self.files, self.settings),
+                                    overrides=self.settings.override_map())
 
     def _asked(self, tolerances: Tolerances) -> Tolerances:
         """The tolerances this method reads: a fingerprint method is its own content
         check, so the paper's is off for it."""
         if self.settings.method != "paper" and tolerances.content:
             return dataclasses.replace(tolerances, content=0.0)
-        if tolerances.content > 0 and self.stats.hit_content is None:
+        if tolerances.content > 0 and not self.stats.has_content:
             _require_fingerprints(self.files, "content check")
         return tolerances
 
@@ -222,7 +246,7 @@ class Analysis:
         extension rule, of a copy of it in the member's own extension).
         """
         if assignment is None:
-            assignment = self.stats.assign(self._asked(tolerances))
+            assignment = self._stats_at(tolerances).assign(self._asked(tolerances))
         files = self.files
         c = group_columns(assignment.group_start, assignment.group_classes, self.class_best,
                           self.class_records, self.space.classes.members, files.tables,

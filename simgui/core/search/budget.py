@@ -30,14 +30,18 @@ from simgui.core.units import format_bytes
 
 #: Peak bytes per pair a search holds, measured with tracemalloc: 242 for a search at
 #: one tolerance (benchmarks/bench_simfind.py's corpus, 100,000 files); KEPT for each
-#: sum-table hit the sliders' statistics keep, 80 there (28 million pairs kept) and 86
-#: on a store of /usr (116,843 files, 5.3 million pairs kept, the content check on);
-#: rounded up.  (It was 180 while each pair was in two adjacency lists, its files'
-#: numbers were held until the lists were made and its weight took eight bytes.  With a
-#: content floor, the hits it drops are dropped a chunk of the search at a time, as they
-#: are found, so they cost nothing that grows with the collection.)
+#: sum-table hit the sliders' statistics keep.  Kept for the slider steps alone
+#: (ToleranceStats.build's ``steps_only``, the window's), a pair is held in 13 bytes
+#: while the search runs and takes 22 at the peak of the build (its 13 and the 9 its
+#: list keeps); on a store of /usr (116,843 files, 5.3 million pairs kept, the content
+#: check on) the build peaked at 202 MB, 38 bytes a pair with the search's own buffers
+#: (about 2 million pairs a thread, whatever the collection), 84 before.  Rounded up to
+#: 32, as those buffers weigh less in a larger collection.  (It was 90 while each pair
+#: kept its tolerances and share in float64, 180 while each pair was in two adjacency
+#: lists.  With a content floor, the hits it drops are dropped a chunk of the search at
+#: a time, as they are found, so they cost nothing that grows with the collection.)
 BYTES_PER_PAIR = 250
-BYTES_PER_KEPT_PAIR = 90
+BYTES_PER_KEPT_PAIR = 32
 #: The share of the available memory a search may plan to use (the rest: the files'
 #: columns, the window, the estimate's error).
 SHARE_OF_MEMORY = 0.5

@@ -147,6 +147,21 @@ class ContentShares:
     def __call__(self, pairs: np.ndarray) -> np.ndarray:
         return shared_content(self.signatures, pairs)
 
+    def equal_slots(self, pairs: np.ndarray) -> np.ndarray:
+        """uint8: each pair's equal slots, what its share is made from (one byte a pair
+        where the share takes eight: see :meth:`shares_of_slots`)."""
+        pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
+        kind = np.uint8 if self.signatures.shape[1] < 256 else np.uint16
+        if len(pairs) == 0:
+            return np.zeros(0, kind)
+        return _equal_slots(self.signatures, pairs).astype(kind)
+
+    def shares_of_slots(self) -> np.ndarray:
+        """float64 (slots + 1,): the share :func:`shared_content` gives a pair with each
+        number of equal slots (the same expression, so the same value to the last bit)."""
+        slots = self.signatures.shape[1]
+        return share_from_resemblance(np.arange(slots + 1) / slots)
+
     def slots_needed(self, floor: float) -> int:
         """The fewest equal slots whose share (as :func:`shared_content` computes it)
         is at least ``floor``; one more than the slots if none is."""

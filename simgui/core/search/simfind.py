@@ -1408,10 +1408,10 @@ class SearchSpace:
         content floor: most hits of a real collection are unrelated files), so that
         the hits it drops are never all held at once; the tally counts them all.
         ``hold``: ``hold(pairs)``, given each chunk's hits (those ``keep`` keeps) to
-        hold instead of the search, and ``hold.pairs()`` then what it held (the
-        sliders' statistics thin them to what fits as they come: see
-        tolerance_stats.HeldHits); the pairs of classes searched in several extensions
-        are the search's to thin, and not given."""
+        hold instead of the search, which returns only the others (the sliders'
+        statistics thin them to what fits as they come, and take them from ``hold``:
+        see tolerance_stats.HeldHits); the pairs of classes searched in several
+        extensions are the search's to thin, and not given."""
         key_frac, sum_frac = self.fractions(tolerances, overrides)
         reps = self.search_reps()
         n_steps = len(TOLERANCE_STEPS)
@@ -1443,8 +1443,6 @@ class SearchSpace:
                                      chunk_files=_CHUNK_FILES if kept is None else _KEEP_CHUNK_FILES,
                                      ceiling=None if hold is None else (lambda: hold.ceiling))
         hist = work["hist"]
-        if hold is not None:
-            pairs = np.concatenate((hold.pairs(), pairs))
         odd = multi[pairs[:, 0]] | multi[pairs[:, 1]]
         if odd.any():
             extra = pairs[odd]

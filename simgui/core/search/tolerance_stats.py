@@ -11,6 +11,8 @@ k(k-1)/2 pairs that hit at any tolerance.
   meets each candidate, without keeping it (key candidates are tens of times
   the similar pairs: 56 million at 10 % among 100,000 files): O(1) lookups over
   the whole range, in 600 KB (and one more per chunk of the search while it runs).
+  So do the similar pairs (those the content check confirms) at every key and sum-table
+  step, for the check's setting: one pass over the pairs kept when the check moves.
 - Groups are one greedy pass over adjacency lists of the pairs kept: the
   sum-table hits up to ``max_sum`` (what the memory available holds, counted as the
   search finds them, see :class:`HeldHits`), each list sorted by the slider step at or
@@ -19,6 +21,11 @@ k(k-1)/2 pairs that hit at any tolerance.
   the class the pass takes first: a class claims only classes after it (those before
   it have all been claimed by its turn), so half the memory holds as many pairs.  Sum-table
   hits between steps are counted from the same lists.
+- The window's statistics (``steps_only``) keep each pair as its neighbour, its key and
+  sum-table steps and its equal MinHash slots: 9 bytes, where its tolerances, share and
+  weight took 36, and 22 at the peak of the build, where 86 were taken.  On a real
+  collection of a million files, the sum-table slider groups up to 1.1 % within 2 GB
+  instead of 0.51 % (docs/speed.md).
 """
 from __future__ import annotations
 
@@ -102,13 +109,16 @@ class ToleranceStats:
     # neighbours are the classes after it)
     adjacent_start: np.ndarray  # int64 (len(class_order) + 1,)
     adjacent_class: np.ndarray  # int32 (h,) (int64 from 2**31 classes)
-    hit_key: np.ndarray  # float64 (h,): smallest key tolerance (percent) that hits
-    hit_sum: np.ndarray  # float64 (h,): smallest sum-table tolerance that hits
+    #: float64 (h,): smallest key tolerance (percent) that hits; None in statistics
+    #: built for the slider steps alone (``steps_only``), which keep hit_key_step
+    hit_key: np.ndarray | None
+    hit_sum: np.ndarray | None  # float64 (h,): smallest sum-table tolerance that hits, ditto
     #: uint32 (h,) (int64 where a class has 65,536 files or more): file pairs each class
-    #: pair stands for
-    weight: np.ndarray
+    #: pair stands for; None with ``steps_only`` (see :meth:`pair_weights`)
+    weight: np.ndarray | None
     #: float64 (h,): estimated share of content in common, percent (NaN: unknown), for
-    #: the content check (Tolerances.content); None when no pair has one
+    #: the content check (Tolerances.content); None when no pair has one, or where
+    #: hit_slots holds it
     hit_content: np.ndarray | None
     # sum_hits_at[i, j]: file pairs hit at key TOLERANCE_STEPS[i] and sum TOLERANCE_STEPS[j]
     sum_hits_at: np.ndarray | None
@@ -125,15 +135,43 @@ class ToleranceStats:
     #: above the top): what a grouping at slider steps reads, a third of the bytes
     hit_key_step: np.ndarray | None = None
     hit_sum_step: np.ndarray | None = None
+    #: uint8 (h,): with ``steps_only`` and the content check, each pair's equal MinHash
+    #: slots, whose share is ``slot_shares[hit_slots]`` (one byte a pair, not eight)
+    hit_slots: np.ndarray | None = None
+    slot_shares: np.ndarray | None = None
+    #: with ``steps_only``: (the equal slots the check last asked for, the weight of the
+    #: pairs that pass it at each key and sum-table step, cumulative), see
+    #: :meth:`_confirmed_at_steps`
+    _confirmed: list = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.counted_sum < self.max_sum:
             object.__setattr__(self, "counted_sum", self.max_sum)
+        object.__setattr__(self, "_confirmed", [None, None])
 
     @property
     def pairs_kept(self) -> int:
         """The pairs of classes kept for groups (each is in one list)."""
         return len(self.adjacent_class)
+
+    @property
+    def steps_only(self) -> bool:
+        """Whether these statistics group and count at the slider steps alone."""
+        return self.hit_key is None
+
+    @property
+    def has_content(self) -> bool:
+        """Whether the pairs kept have their shares of content (the check can be made)."""
+        return self.hit_content is not None or self.hit_slots is not None
+
+    def pair_weights(self) -> np.ndarray:
+        """The file pairs each pair kept stands for (made from the classes' sizes where
+        they are not kept)."""
+        if self.weight is not None:
+            return self.weight
+        counts = np.diff(self.space.classes.members_start)
+        owner = np.repeat(self.class_order, np.diff(self.adjacent_start))
+        return counts[owner] * counts[self.adjacent_class]
 
     @classmethod
     def build(cls, space: SearchSpace, max_key: float = MAX_TOLERANCE,
@@ -141,7 +179,7 @@ class ToleranceStats:
               max_sum: float = MAX_TOLERANCE, key_hits: bool = True,
               content=None, overrides: Mapping[str, Tolerances] | None = None,
               content_floor: float = 0.0, max_kept: int | None = None,
-              max_found: int | None = None) -> ToleranceStats:
+              max_found: int | None = None, steps_only: bool = False) -> ToleranceStats:
         """Counts up to key tolerance ``max_key`` percent (the slider's top) and every
         sum-table step; groups up to ``max_key`` and ``max_sum``.
 
@@ -168,7 +206,16 @@ class ToleranceStats:
         search has found them; the counts still reach ``max_sum``).
         ``max_found``: hold at most this many pairs while searching: ``max_sum`` is
         lowered, a step at a time, as the pairs found pass it (see :class:`HeldHits`).
+        ``steps_only``: group and count at the slider steps alone (what the window's
+        sliders need), keeping each pair in 9 bytes instead of 36 and building in about
+        a quarter of the memory (see :meth:`_build_on_steps`); with key hits only, and a
+        content check only from MinHash slots (methods.ContentShares).
         """
+        if steps_only:
+            if not key_hits:
+                raise ValueError("statistics for the slider steps alone count key hits")
+            return cls._build_on_steps(space, max_key, priority, max_sum, content, overrides,
+                                       content_floor, max_kept, max_found)
         fixed = space.override_ids(overrides)
         counts = np.diff(space.classes.members_start)
         hist = None
@@ -189,6 +236,7 @@ class ToleranceStats:
             pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
                                               weight, overrides, keep=above_floor, hold=held)
             if held is not None:
+                pairs = np.concatenate((held.pairs(), pairs))
                 max_sum = min(max_sum, held.ceiling)
         else:
             pairs = space.class_pairs(Tolerances(max_key, max_sum), overrides)
@@ -226,6 +274,85 @@ class ToleranceStats:
         if shared is not None and content_floor > 0:
             stats = dataclasses.replace(stats, content_floor=float(content_floor))
         return stats
+
+    @classmethod
+    def _build_on_steps(cls, space: SearchSpace, max_key: float, priority, max_sum: float,
+                        content, overrides, content_floor: float, max_kept: int | None,
+                        max_found: int | None) -> ToleranceStats:
+        """:meth:`build` with ``steps_only``: each pair found is held from the start as its
+        two files (four bytes each below 2**31 files), its key and sum-table steps (two
+        bytes each) and its equal MinHash slots (one byte), 13 bytes where the pairs and
+        their tolerances and shares in float64 took 48, and kept in its list as its
+        neighbour, steps and slots (9 bytes, where 36 were kept); its weight is made
+        from the sizes of its classes when it is counted.  Groups and counts are the
+        same as :meth:`build`'s at every slider step (tests/test_tolerance_stats.py)."""
+        if max_sum < TOLERANCE_STEPS[0]:
+            raise ValueError(f"statistics for the slider steps alone group from the first "
+                             f"step ({TOLERANCE_STEPS[0]:g} %) on")
+        fixed = space.override_ids(overrides)
+        counts = np.diff(space.classes.members_start)
+        slots_of = shares = above_floor = None
+        need = 0
+        if content is not None:
+            slots_of = getattr(content, "equal_slots", None)
+            if slots_of is None:
+                raise ValueError("statistics for the slider steps alone take the content "
+                                 "check from MinHash slots (methods.ContentShares)")
+            shares = content.shares_of_slots()
+            if content_floor > 0:
+                need = content.slots_needed(content_floor)
+                above_floor = (lambda pairs: content.at_least(pairs, content_floor))
+        fixed_ext = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
+        fixed_ext[list(fixed)] = True
+        held = HeldHits(space, max_sum, np.iinfo(np.int64).max if max_found is None
+                        else max_found, fixed_ext, slots=slots_of, need=need)
+        extra, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
+                                          counts[space.classes.of_file], overrides,
+                                          keep=above_floor, hold=held)
+        # the pairs of classes searched in several extensions, which the search thinned
+        # itself: held by the same rules (the floor, the fixed tolerances, the budget)
+        held(extra)
+        del extra
+        pairs, key_step, sum_step, slots = held.columns()
+        top = held.top
+        if max_kept is not None and len(pairs) > max_kept:
+            top = _top_step_holding(np.bincount(sum_step, minlength=len(TOLERANCE_STEPS) + 1),
+                                    top, max_kept)
+            keep = sum_step <= top
+            pairs, key_step, sum_step = pairs[keep], key_step[keep], sum_step[keep]
+            slots = None if slots is None else slots[keep]
+        handed = [pairs]
+        del pairs
+        return cls._from_stepped(space, handed, key_step, sum_step, slots, priority, hist,
+                                 max_key=max_key, max_sum=float(TOLERANCE_STEPS[top]),
+                                 shares=shares, content_floor=content_floor if need else 0.0)
+
+    @classmethod
+    def _from_stepped(cls, space: SearchSpace, handed: list[np.ndarray], key_step, sum_step,
+                      slots, priority, hist, *, max_key: float, max_sum: float, shares,
+                      content_floor: float) -> ToleranceStats:
+        """The adjacency lists of :meth:`_build_on_steps`' pairs (handed over in a list of
+        one, let go once their classes are known)."""
+        pairs = handed.pop()
+        classes = space.classes
+        counts = np.diff(classes.members_start)
+        index = np.int32 if len(counts) < 2**31 else np.int64
+        of_file = classes.of_file.astype(index)
+        ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
+        del pairs, of_file
+        key_hits_at, sum_hits_at = hits_at_steps(hist)
+        class_order = _grouping_order(classes, priority, len(space.sizes), ca, cb, counts)
+        position = np.full(len(counts), -1, index)
+        position[class_order] = np.arange(len(class_order))
+        _to_lists(ca, cb, position)  # ca: the list each pair joins, cb: its neighbour
+        del position
+        start, neighbour, key_step, sum_step, slots = _adjacency_on_steps(
+            ca, cb, key_step, sum_step, slots, len(class_order))
+        return cls(space, key_hits_at, start, neighbour, None, None, None, None, sum_hits_at,
+                   int((counts * (counts - 1) // 2).sum()), float(max_key), float(max_sum),
+                   class_order, counted_sum=MAX_TOLERANCE, content_floor=float(content_floor),
+                   hit_key_step=key_step, hit_sum_step=sum_step, hit_slots=slots,
+                   slot_shares=shares)
 
     @classmethod
     def from_pairs(cls, space: SearchSpace, pairs: np.ndarray, min_key: np.ndarray,
@@ -273,16 +400,7 @@ class ToleranceStats:
         if not keep.all():
             ca, cb, min_key, min_sum, shared = ca[keep], cb[keep], min_key[keep], \
                 min_sum[keep], shared[keep]
-        if priority is None:
-            priority = np.arange(len(space.sizes))
-        # a class's turn comes with its best file
-        of_file = classes.of_file[np.asarray(priority)]
-        _, first_seen = np.unique(of_file, return_index=True)
-        class_order = of_file[np.sort(first_seen)]
-        # a single file with no candidate pair forms no group and joins none: the
-        # grouping pass skips them (six in ten classes of a million synthetic files)
-        degree = np.bincount(ca, minlength=len(counts)) + np.bincount(cb, minlength=len(counts))
-        class_order = class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
+        class_order = _grouping_order(classes, priority, len(space.sizes), ca, cb, counts)
         position = np.full(len(counts), -1, index)
         position[class_order] = np.arange(len(class_order))
         # each pair goes to the list of its class that grouping takes first
@@ -292,7 +410,7 @@ class ToleranceStats:
         other = np.where(first_a, cb, ca)
         # (with the columns a file or a class each, no longer needed while the lists are
         # made: at a million files about 30 MB)
-        del la, lb, first_a, ca, cb, of_file, first_seen, degree, position
+        del la, lb, first_a, ca, cb, of_file, position
         *adjacency, hit_content, key_step, sum_step = _adjacency(
             owner, other, min_key, min_sum, shared, class_order, counts)
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
@@ -301,7 +419,18 @@ class ToleranceStats:
                    counted_sum=MAX_TOLERANCE if tallied is not None else float(max_sum),
                    hit_key_step=key_step, hit_sum_step=sum_step)
 
-    def _check(self, tolerances: Tolerances, key_hits: bool = False) -> None:
+    def on_steps(self, tolerances: Tolerances) -> bool:
+        """Whether both tolerances are slider steps."""
+        return _step_index(tolerances.key) is not None and \
+            _step_index(tolerances.sum) is not None
+
+    def check_within(self, tolerances: Tolerances) -> None:
+        """Raises ValueError where ``tolerances`` pass the ceilings or the content floor
+        of these statistics (whether or not they are on the steps)."""
+        self._check(tolerances, on_steps=False)
+
+    def _check(self, tolerances: Tolerances, key_hits: bool = False,
+               on_steps: bool = True) -> None:
         """Groups (and with ``key_hits`` counts) can be had at ``tolerances``."""
         if key_hits and self.key_hits_at is None:
             raise ValueError("these statistics were built without key hits")
@@ -312,6 +441,10 @@ class ToleranceStats:
             raise ValueError(f"these statistics keep the pairs with at least "
                              f"{self.content_floor:g} % of their content in common only: the "
                              "content check cannot be lower, nor off")
+        if on_steps and self.steps_only and not self.on_steps(tolerances):
+            raise ValueError(f"these statistics group at the slider steps only, and "
+                             f"{tolerances.key:g} % / {tolerances.sum:g} % is not one "
+                             "(see TOLERANCE_STEPS)")
 
     def _check_counts(self, key: float, sum_: float) -> None:
         """Hits can be counted at ``key`` and ``sum_``: within the ceilings, or at a
@@ -338,13 +471,13 @@ class ToleranceStats:
         # at slider steps (every move of the window's sliders): the steps of the hits
         at_steps = self.hit_key_step is not None and key_step is not None \
             and sum_step is not None
+        content, least = self._content_test(tolerances)
         g, m = _greedy_groups(self.adjacent_start, self.adjacent_class,
                               self.hit_key_step if at_steps else self.hit_key,
                               self.hit_sum_step if at_steps else self.hit_sum,
-                              self._content_of_hits(tolerances),
-                              float(key_step if at_steps else tolerances.key),
+                              content, float(key_step if at_steps else tolerances.key),
                               float(sum_step if at_steps else tolerances.sum),
-                              float(tolerances.content), sizes, self.class_order,
+                              least, sizes, self.class_order,
                               group_start, group_classes, at_steps)
         return Assignment(group_start[:g + 1].copy(), group_classes[:m].copy(), len(sizes))
 
@@ -358,19 +491,27 @@ class ToleranceStats:
         sum_hits = self._sum_hits(tolerances.key, tolerances.sum)
         similar = sum_hits
         if tolerances.content > 0:
-            content = self._content_of_hits(tolerances)
+            content, least = self._content_test(tolerances)
             n_lists = len(self.adjacent_start) - 1
-            parts = max(1, _threads.workers() - 1) if len(self.hit_key) >= \
+            parts = max(1, _threads.workers() - 1) if self.pairs_kept >= \
                 _threads.PARALLEL_FROM else 1
             cuts = np.searchsorted(self.adjacent_start,
-                                   np.linspace(0, len(self.hit_key), parts + 1)).astype(np.int64)
+                                   np.linspace(0, self.pairs_kept, parts + 1)).astype(np.int64)
             cuts[0], cuts[-1] = 0, n_lists
+
+            if self.steps_only:  # a lookup, in a table made once for the check's setting
+                assignment = self.assign(tolerances)
+                confirmed = self._confirmed_at_steps(least)
+                similar = int(confirmed[_step_index(tolerances.key),
+                                        _step_index(tolerances.sum)]) + self.within
+                return HitCounts(key_hits=self._key_hits(tolerances.key), sum_hits=sum_hits,
+                                 groups=len(assignment.group_start) - 1,
+                                 all_pairs=n * (n - 1) // 2, similar=similar), assignment
 
             def run(i):
                 return _weight_within(cuts[i], cuts[i + 1], self.adjacent_start, self.hit_key,
                                       self.hit_sum, self.weight, content,
-                                      float(tolerances.key), float(tolerances.sum),
-                                      float(tolerances.content))
+                                      float(tolerances.key), float(tolerances.sum), least)
 
             assignment, within = _threads.beside(run, range(parts),
                                                  lambda: self.assign(tolerances))
@@ -381,14 +522,65 @@ class ToleranceStats:
                          groups=len(assignment.group_start) - 1, all_pairs=n * (n - 1) // 2,
                          similar=similar), assignment
 
-    def _content_of_hits(self, tolerances: Tolerances) -> np.ndarray:
-        """The shares of content the check compares ``tolerances.content`` with."""
-        if self.hit_content is None:
-            if tolerances.content > 0:
-                raise ValueError("these statistics were built without the content of their "
-                                 "pairs, so the content check cannot be made")
-            return self.hit_sum  # any array of the right length: the check is off
-        return self.hit_content
+    def _confirmed_at_steps(self, least: float) -> np.ndarray:
+        """int64 (steps, steps): the file pairs kept whose equal MinHash slots are at least
+        ``least`` and that are hits at key step i and sum-table step j, cumulative.  One
+        pass over every pair kept, on the worker threads, made again only when the
+        content check moves: a move of the other sliders looks its count up (the pass
+        over the pairs within them took 38 ms a move at 12 million pairs)."""
+        memo = self._confirmed
+        if memo[0] == least:
+            return memo[1]
+        n = len(TOLERANCE_STEPS)
+        n_lists = len(self.adjacent_start) - 1
+        parts = _threads.workers() if self.pairs_kept >= _threads.PARALLEL_FROM else 1
+        cuts = np.searchsorted(self.adjacent_start,
+                               np.linspace(0, self.pairs_kept, parts + 1)).astype(np.int64)
+        cuts[0], cuts[-1] = 0, n_lists
+        sizes = np.diff(self.space.classes.members_start)
+        least_slots = min(int(least), int(np.iinfo(self.hit_slots.dtype).max))
+
+        def run(i):
+            hist = np.zeros((n + 1, n + 1), np.int64)
+            _tally_confirmed(cuts[i], cuts[i + 1], self.adjacent_start, self.adjacent_class,
+                             self.hit_key_step, self.hit_sum_step, self.hit_slots,
+                             self.class_order, sizes, least_slots, hist)
+            return hist
+
+        hist = sum(map_threads(run, range(parts)))
+        table = hist[:n, :n].cumsum(axis=0).cumsum(axis=1)
+        memo[:] = [least, table]
+        return table
+
+    def counts_from_pairs(self, tolerances: Tolerances, assignment: Assignment) -> HitCounts:
+        """Counts at ``tolerances`` of statistics built without key hits (a search at one
+        tolerance), from the pairs they keep: key hits unknown (None)."""
+        self._check(tolerances)
+        content, least = self._content_test(tolerances)
+        n = len(self.space.sizes)
+        sum_hits = self._sum_hits(tolerances.key, tolerances.sum)
+        similar = _weight_within(0, len(self.adjacent_start) - 1, self.adjacent_start,
+                                 self.hit_key, self.hit_sum, self.weight, content,
+                                 float(tolerances.key), float(tolerances.sum), least) \
+            + self.within
+        return HitCounts(key_hits=None, sum_hits=sum_hits,
+                         groups=len(assignment.group_start) - 1, all_pairs=n * (n - 1) // 2,
+                         similar=similar)
+
+    def _content_test(self, tolerances: Tolerances) -> tuple[np.ndarray, float]:
+        """What the content check compares, and the least it lets pass: the pairs'
+        shares and ``tolerances.content``, or their equal MinHash slots and the fewest
+        whose share is ``tolerances.content`` or more (the same test); 0: the check is
+        off."""
+        if tolerances.content > 0 and not self.has_content:
+            raise ValueError("these statistics were built without the content of their "
+                             "pairs, so the content check cannot be made")
+        if tolerances.content <= 0:  # any array of the right length: the check is off
+            return (self.hit_sum_step if self.steps_only else self.hit_sum), 0.0
+        if self.hit_slots is not None:
+            enough = np.flatnonzero(self.slot_shares >= tolerances.content)
+            return self.hit_slots, float(enough[0] if len(enough) else len(self.slot_shares))
+        return self.hit_content, float(tolerances.content)
 
     def _key_hits(self, key: float) -> int | None:
         """Key hits are tallied at the steps (the pairs that are only key hits are not
@@ -404,7 +596,7 @@ class ToleranceStats:
         i, j = _step_index(key), _step_index(sum_)
         if i is not None and j is not None and self.sum_hits_at is not None:
             return int(self.sum_hits_at[i, j]) + self.within
-        if self.content_floor > 0:
+        if self.content_floor > 0 or self.steps_only:
             return None
         return _weight_within(0, len(self.adjacent_start) - 1, self.adjacent_start,
                               self.hit_key, self.hit_sum, self.weight,
@@ -435,6 +627,10 @@ class ToleranceStats:
                 "key_fraction": key_hits / total, "sum_fraction": sum_hits / total}
 
 
+#: Pairs HeldHits takes at a time.
+_HELD_SLICE = 1 << 16
+
+
 class HeldHits:
     """The sum-table hits a search keeps for groups, held as it finds them, up to a
     ceiling it lowers a slider step at a time whenever they pass ``budget``: at the end,
@@ -442,48 +638,87 @@ class HeldHits:
     is kept whatever their number), with no estimate made before the search.
 
     ``hold(pairs)`` is called on the search's threads with each chunk's hits; pairs of
-    extensions in ``fixed`` (their own tolerances) are hits at every step."""
+    extensions in ``fixed`` (their own tolerances) are hits at every step.  Each hit is
+    held as its two files (four bytes each below 2**31 files), its key and sum-table
+    steps, and with ``slots`` (``slots(pairs)``, methods.ContentShares.equal_slots) its
+    equal MinHash slots, of which it needs at least ``need``."""
 
     def __init__(self, space: SearchSpace, ceiling: float, budget: int,
-                 fixed: np.ndarray | None = None):
+                 fixed: np.ndarray | None = None, *, slots=None, need: int = 0):
         self.space, self.budget = space, int(budget)
         self.fixed = fixed if fixed is not None and fixed.any() else None
+        self.slots, self.need = slots, int(need)
         self.keys = np.ascontiguousarray(space.keys, np.float64)
+        self.index = np.int32 if len(space.sizes) < 2**31 else np.int64
         # index of the top step kept (every pair found is a hit at ``ceiling``)
         self.top = max(int(np.searchsorted(TOLERANCE_STEPS, ceiling, side="right")) - 1, 0)
         self.ceiling = float(ceiling)
-        self.parts: list[tuple[np.ndarray, np.ndarray]] = []  # (pairs, each one's step)
+        #: (files, key step, sum-table step, equal slots or None) of each chunk
+        self.parts: list[list] = []
         self.per_step = np.zeros(len(TOLERANCE_STEPS) + 1, np.int64)
         self.lock = threading.Lock()
 
     def __call__(self, pairs: np.ndarray) -> None:
+        # (in slices: a chunk of the search can give millions, and each pair's
+        # tolerances take 16 bytes while its steps are found)
+        for lo in range(0, len(pairs), _HELD_SLICE):
+            self._hold(pairs[lo:lo + _HELD_SLICE])
+
+    def _hold(self, pairs: np.ndarray) -> None:
+        slots = None
+        if self.slots is not None:
+            slots = self.slots(pairs)
+            if self.need:
+                enough = slots >= self.need
+                pairs, slots = pairs[enough], slots[enough]
         m = len(pairs)
-        if m == 0:
-            return
         min_key, min_sum = np.empty(m), np.empty(m)
         pair_tolerances_in(0, m, pairs, self.space.sizes, self.keys, self.space.tables,
                            min_key, min_sum)
         if self.fixed is not None:
-            min_sum[self.fixed[self.space.ext_ids[pairs[:, 0]]]] = 0.0
+            mine = self.fixed[self.space.ext_ids[pairs[:, 0]]]
+            min_key[mine] = 0.0
+            min_sum[mine] = 0.0
         # the first step at which each is a hit (271 steps, and one past them)
         step = np.searchsorted(TOLERANCE_STEPS, min_sum).astype(np.uint16)
+        key_step = np.searchsorted(TOLERANCE_STEPS, min_key).astype(np.uint16)
+        del min_key, min_sum
         with self.lock:
             inside = step <= self.top
-            pairs, step = pairs[inside], step[inside]
-            self.parts.append((pairs, step))
-            self.per_step += np.bincount(step, minlength=len(self.per_step))
+            self.parts.append([pairs[inside].astype(self.index), key_step[inside],
+                               step[inside], None if slots is None else slots[inside]])
+            self.per_step += np.bincount(step[inside], minlength=len(self.per_step))
             top = _top_step_holding(self.per_step, self.top, self.budget)
             if top < self.top:
                 self.top = top
                 self.ceiling = float(TOLERANCE_STEPS[top])
-                self.parts = [(p[s <= self.top], s[s <= self.top]) for p, s in self.parts]
+                for part in self.parts:
+                    inside = part[2] <= top
+                    if not inside.all():
+                        part[:] = [None if c is None else c[inside] for c in part]
                 self.per_step[self.top + 1:] = 0
 
     def pairs(self) -> np.ndarray:
-        """What was held, at the final ceiling."""
-        parts = [p for p, _ in self.parts]
-        self.parts = []
-        return np.concatenate(parts) if parts else np.zeros((0, 2), np.int64)
+        """What was held, at the final ceiling: the pairs of files (int64)."""
+        return self.columns()[0].astype(np.int64)
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """What was held, at the final ceiling, and let go here: (files, key step,
+        sum-table step, equal slots or None), each column made whole while the chunks'
+        let go of theirs (so a column's bytes at most are held twice)."""
+        parts, self.parts = self.parts, []
+        out = []
+        for i, empty in enumerate((np.zeros((0, 2), self.index), np.zeros(0, np.uint16),
+                                   np.zeros(0, np.uint16), np.zeros(0, np.uint8))):
+            column = [p[i] for p in parts]
+            for p in parts:
+                p[i] = None
+            if i == 3 and (self.slots is None or not column):
+                out.append(None if self.slots is None else empty)
+                continue
+            out.append(np.concatenate(column) if column else empty)
+            del column
+        return tuple(out)
 
 
 def _largest_step_holding(min_sum: np.ndarray, max_sum: float, max_kept: int) -> float:
@@ -510,6 +745,140 @@ def _top_step_holding(per_step: np.ndarray, top: int, most: int) -> int:
 def _step_index(tolerance: float) -> int | None:
     i = int(np.searchsorted(TOLERANCE_STEPS, tolerance))
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
+
+
+def _grouping_order(classes, priority, n_files: int, ca: np.ndarray, cb: np.ndarray,
+                    counts: np.ndarray) -> np.ndarray:
+    """The classes that can be in a group, in the order grouping takes them: a class's
+    turn comes with its best file (``priority``: files, best first; None: index
+    order).  A single file with no candidate pair (pairs ``ca[i]``, ``cb[i]`` of
+    classes) forms no group and joins none: the grouping pass skips them (six in ten
+    classes of a million synthetic files)."""
+    if priority is None:
+        priority = np.arange(n_files)
+    of_file = classes.of_file[np.asarray(priority)]
+    _, first_seen = np.unique(of_file, return_index=True)
+    class_order = of_file[np.sort(first_seen)]
+    degree = np.bincount(ca, minlength=len(counts)) + np.bincount(cb, minlength=len(counts))
+    return class_order[(degree[class_order] > 0) | (counts[class_order] > 1)]
+
+
+@njit(nogil=True, cache=True)
+def _to_lists(ca, cb, position):
+    """In place: each pair of classes ``ca[p]``, ``cb[p]`` becomes the list it joins (of
+    its class that grouping takes first, by ``position``) in ``ca`` and the other class
+    in ``cb``."""
+    for p in range(ca.shape[0]):
+        a = ca[p]
+        b = cb[p]
+        if position[a] < position[b]:
+            ca[p] = position[a]
+        else:
+            ca[p] = position[b]
+            cb[p] = a
+    return 0
+
+
+def _adjacency_on_steps(owner, other, key_step, sum_step, slots, n_lists):
+    """:func:`_adjacency` for :meth:`ToleranceStats._build_on_steps`: pairs dealt to their
+    lists in one pass (9 bytes a pair made while the 13 given are held), then each list
+    sorted by its sum-table step where it lies, on the worker threads.  Returns (start,
+    neighbour, key_step, sum_step, slots)."""
+    start = np.zeros(n_lists + 1, np.int64)
+    start[1:] = np.cumsum(np.bincount(owner, minlength=n_lists))
+    m = int(start[-1])
+    neighbour = np.empty(m, other.dtype)
+    keys, sums = np.empty(m, np.uint16), np.empty(m, np.uint16)
+    has_slots = slots is not None
+    dealt_slots = np.empty(m if has_slots else 0, slots.dtype if has_slots else np.uint8)
+    given_slots = slots if has_slots else dealt_slots
+    _deal_on_steps(owner, other, key_step, sum_step, given_slots, has_slots, start, neighbour,
+                   keys, sums, dealt_slots)
+    parts = _threads.workers() * _PARTS_PER_THREAD if m >= _threads.PARALLEL_FROM else 1
+    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
+    cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
+    map_threads(lambda i: _sort_on_steps(cuts[i], cuts[i + 1], start, neighbour, keys, sums,
+                                         dealt_slots, has_slots),
+                range(len(cuts) - 1))
+    return start, neighbour, keys, sums, dealt_slots if has_slots else None
+
+
+@njit(nogil=True, cache=True)
+def _deal_on_steps(owner, other, key_step, sum_step, slots, has_slots, start, neighbour, keys,
+                   sums, dealt_slots):
+    """Each pair to the end of its list so far (in the order given)."""
+    fill = start[:-1].copy()
+    for p in range(owner.shape[0]):
+        c = owner[p]
+        x = fill[c]
+        neighbour[x] = other[p]
+        keys[x] = key_step[p]
+        sums[x] = sum_step[p]
+        if has_slots:
+            dealt_slots[x] = slots[p]
+        fill[c] = x + 1
+    return 0
+
+
+@njit(nogil=True, cache=True)
+def _sort_on_steps(c0, c1, start, neighbour, keys, sums, slots, has_slots):
+    """Lists c0 .. c1-1 sorted by sum-table step where they lie, stably: a counting sort
+    (no comparisons), and an insertion sort for short lists."""
+    longest = 0
+    for c in range(c0, c1):
+        longest = max(longest, start[c + 1] - start[c])
+    n_buckets = TOLERANCE_STEPS.shape[0] + 1
+    at = np.empty(n_buckets + 1, np.int64)
+    t_neighbour = np.empty(longest, neighbour.dtype)
+    t_keys = np.empty(longest, np.uint16)
+    t_sums = np.empty(longest, np.uint16)
+    t_slots = np.empty(longest if has_slots else 0, slots.dtype)
+    for c in range(c0, c1):
+        lo = start[c]
+        hi = start[c + 1]
+        if hi - lo < 2:
+            continue
+        if hi - lo <= 32:
+            for i in range(lo + 1, hi):
+                s = sums[i]
+                j = i
+                if sums[j - 1] <= s:
+                    continue
+                n, k = neighbour[i], keys[i]
+                sl = slots[i] if has_slots else 0
+                while j > lo and sums[j - 1] > s:
+                    neighbour[j] = neighbour[j - 1]
+                    keys[j] = keys[j - 1]
+                    sums[j] = sums[j - 1]
+                    if has_slots:
+                        slots[j] = slots[j - 1]
+                    j -= 1
+                neighbour[j] = n
+                keys[j] = k
+                sums[j] = s
+                if has_slots:
+                    slots[j] = sl
+            continue
+        at[:] = 0
+        for i in range(lo, hi):
+            at[sums[i] + 1] += 1
+        for b in range(n_buckets):
+            at[b + 1] += at[b]
+        for i in range(lo, hi):
+            x = at[sums[i]]
+            at[sums[i]] = x + 1
+            t_neighbour[x] = neighbour[i]
+            t_keys[x] = keys[i]
+            t_sums[x] = sums[i]
+            if has_slots:
+                t_slots[x] = slots[i]
+        for x in range(hi - lo):
+            neighbour[lo + x] = t_neighbour[x]
+            keys[lo + x] = t_keys[x]
+            sums[lo + x] = t_sums[x]
+            if has_slots:
+                slots[lo + x] = t_slots[x]
+    return 0
 
 
 #: parts of the adjacency lists dealt by each thread, one after another
@@ -636,6 +1005,19 @@ def _weight_within(c0, c1, starts, hit_key, hit_sum, weight, content, key_tol, s
             if hit_key[i] <= key_tol and _confirmed(content[i], min_content):
                 total += weight[i]
     return total
+
+
+@njit(nogil=True, cache=True)
+def _tally_confirmed(c0, c1, starts, neighbours, key_step, sum_step, slots, order, class_sizes,
+                     least, hist):
+    """Adds to ``hist[i, j]`` the weight of the pairs of lists c0 .. c1-1 with at least
+    ``least`` equal slots, first hit at key step i and sum-table step j."""
+    for c in range(c0, c1):
+        size = class_sizes[order[c]]
+        for i in range(starts[c], starts[c + 1]):
+            if slots[i] >= least:
+                hist[key_step[i], sum_step[i]] += size * class_sizes[neighbours[i]]
+    return 0
 
 
 @njit(nogil=True, cache=True)
