@@ -345,13 +345,16 @@ def test_a_content_floor_keeps_every_pair_the_check_can_confirm(tmp_path):
     full = Analysis.build(files, SearchSettings(content_check=False))
     assert floored.stats.content_floor == LOWEST_MIN_CONTENT and full.stats.content_floor == 0
     assert 0 < floored.stats.pairs_kept < full.stats.pairs_kept
-    for key, sum_ in ((10.0, 10.0), (3.2, 5.0), (1.0, 0.5)):
+    # (between the slider steps, each asks a search of its own, which a search at one
+    # tolerance, the command line's, must agree with)
+    for key, sum_ in ((10.0, 10.0), (3.2, 5.0), (1.0, 0.5), (3.25, 5.55), (0.0, 0.0)):
         for content in (LOWEST_MIN_CONTENT, 25.0, 50.0, 90.0):
             at = Tolerances(key, sum_, content)
             counts, table = floored.at(at)
             assert counts == full.counts(at)
-            assert [[m.path for m in g.files] for g in table.groups()] == \
-                [[m.path for m in g.files] for g in full.groups(at).groups()]
+            groups = [[m.path for m in g.files] for g in table.groups()]
+            assert groups == [[m.path for m in g.files] for g in full.groups(at).groups()]
+            assert groups == [[m.path for m in g.files] for g in find_groups(files, at)]
 
 
 def test_the_index_and_fingerprints_are_part_of_the_core_api():

@@ -219,9 +219,13 @@ class Analysis:
         if not stats.steps_only or stats.on_steps(tolerances):
             return stats
         stats.check_within(tolerances)
-        # the classes in the order the analysis takes them, by their best files
-        return ToleranceStats.build(stats.space, tolerances.key,
-                                    self.class_best[stats.class_order],
+        # the classes in the order the analysis takes them, by their best files; then
+        # those it left out (no pair above its content floor: at no setting allowed here
+        # are they in a group), which the search meets all the same
+        left_out = np.ones(len(self.class_best), np.bool_)
+        left_out[stats.class_order] = False
+        order = np.concatenate((stats.class_order, np.flatnonzero(left_out)))
+        return ToleranceStats.build(stats.space, tolerances.key, self.class_best[order],
                                     max_sum=tolerances.sum, key_hits=False,
                                     content=_content_of_pairs(self.files, self.settings),
                                     overrides=self.settings.override_map())
