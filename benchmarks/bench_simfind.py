@@ -79,7 +79,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from simgui.core.search.keys import SKEW  # noqa: E402
-from simgui.core.memory import NotEnoughMemory, available_memory, keep_freed_memory  # noqa: E402
+from simgui.core.memory import NotEnoughMemory, keep_freed_memory  # noqa: E402
 from simgui.core.search.budget import check_affordable  # noqa: E402
 from simgui.core.search.simfind import SearchSpace, Tolerances, find_pairs  # noqa: E402
 
@@ -263,17 +263,19 @@ def main() -> None:
               f"{len(pairs_ext)})")
     # what a slider needs: hit counts at a new tolerance, looked up, not searched
     from simgui.core.search.tolerance_stats import ToleranceStats
-    from simgui.core.search.budget import affordable_sum_ceiling
-    from simgui.core.units import format_bytes
+    from simgui.core.search.budget import BYTES_PER_KEPT_PAIR, pair_budget
     n = args.sizes[0]
     sizes, tables, exts = make(n)
     space = SearchSpace.build(sizes, tables, extensions=exts)
-    ceiling = affordable_sum_ceiling(space)  # as the window: what the memory available holds
+    # as the window: the pairs kept for groups are what the memory available holds
+    kept = pair_budget(BYTES_PER_KEPT_PAIR)
+    t_build, stats = best_of(1, lambda: ToleranceStats.build(
+        space, max_found=kept, max_kept=kept, steps_only=True))
+    ceiling = stats.max_sum
     if ceiling < 10.0:
         print(f"the sum-table ceiling for groups comes down to {ceiling:g} %: the similar pairs "
-              f"up to 10 % would not fit in the {format_bytes(available_memory() or 0)} of "
-              "memory available (counts still cover the whole range)")
-    t_build, stats = best_of(1, lambda: ToleranceStats.build(space, max_sum=ceiling))
+              f"up to 10 % would not fit in the memory available (counts still cover the "
+              "whole range)")
     ask = Tolerances(2.0, min(1.5, ceiling), 0.0)  # synthetic tables: no contents to check
     t_lookup, counts = best_of(5, lambda: stats.counts(ask))
     print(f"tolerance statistics for {n} files up to 10 % (groups up to {ceiling:g} %): built in "

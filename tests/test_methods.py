@@ -345,13 +345,22 @@ def test_a_content_floor_keeps_every_pair_the_check_can_confirm(tmp_path):
     full = Analysis.build(files, SearchSettings(content_check=False))
     assert floored.stats.content_floor == LOWEST_MIN_CONTENT and full.stats.content_floor == 0
     assert 0 < floored.stats.pairs_kept < full.stats.pairs_kept
+    # every pair with its tolerances and share, nothing left out: what the counts must be
+    from simgui.core.search.tolerance_stats import ToleranceStats
+    whole = ToleranceStats.build(floored.space, 10.0,
+                                 content=methods.ContentShares(floored.files.signatures))
     # (between the slider steps, each asks a search of its own, which a search at one
     # tolerance, the command line's, must agree with)
     for key, sum_ in ((10.0, 10.0), (3.2, 5.0), (1.0, 0.5), (3.25, 5.55), (0.0, 0.0)):
         for content in (LOWEST_MIN_CONTENT, 25.0, 50.0, 90.0):
             at = Tolerances(key, sum_, content)
             counts, table = floored.at(at)
-            assert counts == full.counts(at)
+            expected = whole.counts(at)
+            assert (counts.key_hits, counts.similar) == (expected.key_hits, expected.similar)
+            # sum-table hits below the floor are not kept: unknown between the steps
+            on_steps = floored.stats.on_steps(at)
+            assert counts.sum_hits == (expected.sum_hits if on_steps else None)
+            assert counts.groups == full.counts(at).groups == len(table)
             groups = [[m.path for m in g.files] for g in table.groups()]
             assert groups == [[m.path for m in g.files] for g in full.groups(at).groups()]
             assert groups == [[m.path for m in g.files] for g in find_groups(files, at)]

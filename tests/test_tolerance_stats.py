@@ -600,5 +600,38 @@ def test_statistics_kept_for_the_steps_alone_equal_the_whole_at_every_step(
                 np.testing.assert_array_equal(ga.group_start, gb.group_start)
                 np.testing.assert_array_equal(ga.group_classes, gb.group_classes)
     # between the steps they group nowhere (the analysis asks a search there)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="slider steps only"):
         stepped.assign(simfind.Tolerances(0.0, 0.0, floor if with_content else 0.0))
+
+
+def test_statistics_for_the_steps_alone_of_a_dense_collection_on_the_worker_threads(
+        monkeypatch):
+    """One larger case than the property test draws: lists of tens of pairs (sorted by
+    counting, not insertion), and the lists dealt, sorted and counted in parts on the
+    worker threads; the same groups and counts as the whole statistics at every step."""
+    from simgui.core.search import workers
+    from simgui.core.search.methods import ContentShares
+
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 1000)
+    rng = np.random.default_rng(8)
+    n = 700
+    tables = rng.integers(300, 320, 16)[None, :] + rng.integers(0, 6, (n, 16))
+    sizes = tables.sum(axis=1) * rng.choice([1, 1, 2], n)
+    extensions = list(rng.choice(["a", "b"], n))
+    space = SearchSpace.build(sizes, tables, extensions=extensions, classes_by_extension=False)
+    content = ContentShares(_signatures(n, rng))
+    priority = rng.permutation(n)
+    options = dict(max_sum=10.0, content=content, content_floor=10.0)
+    whole = ToleranceStats.build(space, 10.0, priority, **options)
+    stepped = ToleranceStats.build(space, 10.0, priority, steps_only=True, **options)
+    lengths = np.diff(stepped.adjacent_start)
+    assert (lengths > 32).sum() > 10 and stepped.pairs_kept > 10 * workers.PARALLEL_FROM
+    for k in (0, 100, 150, 200, len(TOLERANCE_STEPS) - 1):
+        for s in (0, 100, 150, 200, len(TOLERANCE_STEPS) - 1):
+            for share in (10.0, 40.0, 60.0, 100.0):
+                t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]),
+                                       share)
+                (a, ga), (b, gb) = whole.counts_and_groups(t), stepped.counts_and_groups(t)
+                assert a == b, t
+                np.testing.assert_array_equal(ga.group_start, gb.group_start)
+                np.testing.assert_array_equal(ga.group_classes, gb.group_classes)

@@ -122,6 +122,9 @@ class Analysis:
     class_records: ClassRecords  # what a grouping reads of each class
     #: each file's similarity to the reference it was last measured against
     similarities: SimilarityMemo = dataclasses.field(default_factory=lambda: SimilarityMemo())
+    #: the last search between the slider steps: [(tolerances, its statistics)]
+    _between: list = dataclasses.field(default_factory=lambda: [None], repr=False,
+                                       compare=False)
 
     @property
     def space(self) -> SearchSpace:
@@ -214,21 +217,30 @@ class Analysis:
         """The statistics that group at ``tolerances``: the analysis' own, or, where those
         are kept for the slider steps alone and ``tolerances`` lies between the steps
         (a program's values; the sliders stop on steps), a search at ``tolerances``
-        itself, as exact as the command line's (its key hits are not counted)."""
+        itself, as exact as the command line's (its key hits are not counted), and
+        refused as the command line's is where its pairs would not fit in memory
+        (NotEnoughMemory).  The last such search is kept for the next question."""
         stats = self.stats
         if not stats.steps_only or stats.on_steps(tolerances):
             return stats
+        between = self._between[0]
+        if between is not None and between[0] == tolerances:
+            return between[1]
         stats.check_within(tolerances)
+        check_affordable(stats.space, tolerances, self.settings.override_map())
         # the classes in the order the analysis takes them, by their best files; then
         # those it left out (no pair above its content floor: at no setting allowed here
         # are they in a group), which the search meets all the same
         left_out = np.ones(len(self.class_best), np.bool_)
         left_out[stats.class_order] = False
         order = np.concatenate((stats.class_order, np.flatnonzero(left_out)))
-        return ToleranceStats.build(stats.space, tolerances.key, self.class_best[order],
-                                    max_sum=tolerances.sum, key_hits=False,
-                                    content=_content_of_pairs(self.files, self.settings),
-                                    overrides=self.settings.override_map())
+        searched = ToleranceStats.build(stats.space, tolerances.key, self.class_best[order],
+                                        max_sum=tolerances.sum, key_hits=False,
+                                        content=_content_of_pairs(self.files, self.settings),
+                                        overrides=self.settings.override_map(),
+                                        content_floor=stats.content_floor)
+        self._between[0] = (tolerances, searched)
+        return searched
 
     def _asked(self, tolerances: Tolerances) -> Tolerances:
         """The tolerances this method reads: a fingerprint method is its own content

@@ -35,8 +35,8 @@ from simgui.core.units import format_bytes
 #: while the search runs and takes 22 at the peak of the build (its 13 and the 9 its
 #: list keeps); on a store of /usr (116,843 files, 5.3 million pairs kept, the content
 #: check on) the build peaked at 202 MB, 38 bytes a pair with the search's own buffers
-#: (about 2 million pairs a thread, whatever the collection), 84 before.  Rounded up to
-#: 32, as those buffers weigh less in a larger collection.  (It was 90 while each pair
+#: (about 2 million pairs a thread, whatever the collection), 84 before.  32 planned: those
+#: buffers weigh less a pair in a larger collection.  (It was 90 while each pair
 #: kept its tolerances and share in float64, 180 while each pair was in two adjacency
 #: lists.  With a content floor, the hits it drops are dropped a chunk of the search at
 #: a time, as they are found, so they cost nothing that grows with the collection.)

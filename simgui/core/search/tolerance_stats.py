@@ -139,15 +139,15 @@ class ToleranceStats:
     #: slots, whose share is ``slot_shares[hit_slots]`` (one byte a pair, not eight)
     hit_slots: np.ndarray | None = None
     slot_shares: np.ndarray | None = None
-    #: with ``steps_only``: (the equal slots the check last asked for, the weight of the
-    #: pairs that pass it at each key and sum-table step, cumulative), see
+    #: with ``steps_only``: [(the equal slots the check last asked for, the weight of the
+    #: pairs that pass it at each key and sum-table step, cumulative)], see
     #: :meth:`_confirmed_at_steps`
     _confirmed: list = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.counted_sum < self.max_sum:
             object.__setattr__(self, "counted_sum", self.max_sum)
-        object.__setattr__(self, "_confirmed", [None, None])
+        object.__setattr__(self, "_confirmed", [None])
 
     @property
     def pairs_kept(self) -> int:
@@ -209,7 +209,10 @@ class ToleranceStats:
         ``steps_only``: group and count at the slider steps alone (what the window's
         sliders need), keeping each pair in 9 bytes instead of 36 and building in about
         a quarter of the memory (see :meth:`_build_on_steps`); with key hits only, and a
-        content check only from MinHash slots (methods.ContentShares).
+        content check only from MinHash slots (methods.ContentShares).  There
+        ``max_found`` bounds the pairs of classes searched in several extensions too (the
+        search does not hold them): the same statistics as without where ``max_kept`` is
+        ``max_found``, as the window asks.
         """
         if steps_only:
             if not key_hits:
@@ -528,8 +531,8 @@ class ToleranceStats:
         pass over every pair kept, on the worker threads, made again only when the
         content check moves: a move of the other sliders looks its count up (the pass
         over the pairs within them took 38 ms a move at 12 million pairs)."""
-        memo = self._confirmed
-        if memo[0] == least:
+        memo = self._confirmed[0]  # (one read: another thread may replace it)
+        if memo is not None and memo[0] == least:
             return memo[1]
         n = len(TOLERANCE_STEPS)
         n_lists = len(self.adjacent_start) - 1
@@ -549,7 +552,7 @@ class ToleranceStats:
 
         hist = sum(map_threads(run, range(parts)))
         table = hist[:n, :n].cumsum(axis=0).cumsum(axis=1)
-        memo[:] = [least, table]
+        self._confirmed[0] = (least, table)
         return table
 
     def counts_from_pairs(self, tolerances: Tolerances, assignment: Assignment) -> HitCounts:
