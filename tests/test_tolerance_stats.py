@@ -538,6 +538,16 @@ def test_weights_stay_exact_for_classes_of_many_copies():
         assert stats.counts(Tolerances(4.99, 4.99)).sum_hits == copies * copies + within
 
 
+def _assert_the_same_at(whole, stepped, k: int, s: int, share: float) -> None:
+    """Both statistics count and group alike at key step k, sum-table step s and the
+    content check at ``share``."""
+    t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]), share)
+    (a, ga), (b, gb) = whole.counts_and_groups(t), stepped.counts_and_groups(t)
+    assert a == b, t
+    np.testing.assert_array_equal(ga.group_start, gb.group_start)
+    np.testing.assert_array_equal(ga.group_classes, gb.group_classes)
+
+
 def _signatures(n: int, rng) -> np.ndarray:
     """MinHash-like signatures of ``n`` files from three families: each file keeps a share
     of its family's slots (any from none to all), so pairs share any number of slots."""
@@ -593,12 +603,7 @@ def test_statistics_kept_for_the_steps_alone_equal_the_whole_at_every_step(
     for k in sorted({0, 1, 40, 100, 200, 250, len(TOLERANCE_STEPS) - 1}):
         for s in sorted({0, min(1, top), top // 2, top}):
             for share in shares:
-                t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]),
-                                       share)
-                (a, ga), (b, gb) = whole.counts_and_groups(t), stepped.counts_and_groups(t)
-                assert a == b, t
-                np.testing.assert_array_equal(ga.group_start, gb.group_start)
-                np.testing.assert_array_equal(ga.group_classes, gb.group_classes)
+                _assert_the_same_at(whole, stepped, k, s, share)
     # between the steps they group nowhere (the analysis asks a search there)
     with pytest.raises(ValueError, match="slider steps only"):
         stepped.assign(simfind.Tolerances(0.0, 0.0, floor if with_content else 0.0))
@@ -629,9 +634,4 @@ def test_statistics_for_the_steps_alone_of_a_dense_collection_on_the_worker_thre
     for k in (0, 100, 150, 200, len(TOLERANCE_STEPS) - 1):
         for s in (0, 100, 150, 200, len(TOLERANCE_STEPS) - 1):
             for share in (10.0, 40.0, 60.0, 100.0):
-                t = simfind.Tolerances(float(TOLERANCE_STEPS[k]), float(TOLERANCE_STEPS[s]),
-                                       share)
-                (a, ga), (b, gb) = whole.counts_and_groups(t), stepped.counts_and_groups(t)
-                assert a == b, t
-                np.testing.assert_array_equal(ga.group_start, gb.group_start)
-                np.testing.assert_array_equal(ga.group_classes, gb.group_classes)
+                _assert_the_same_at(whole, stepped, k, s, share)

@@ -336,13 +336,8 @@ class ToleranceStats:
                       content_floor: float) -> ToleranceStats:
         """The adjacency lists of :meth:`_build_on_steps`' pairs (handed over in a list of
         one, let go once their classes are known)."""
-        pairs = handed.pop()
         classes = space.classes
-        counts = np.diff(classes.members_start)
-        index = np.int32 if len(counts) < 2**31 else np.int64
-        of_file = classes.of_file.astype(index)
-        ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
-        del pairs, of_file
+        counts, index, ca, cb = _classes_of_pairs(classes, handed)
         key_hits_at, sum_hits_at = hits_at_steps(hist)
         class_order = _grouping_order(classes, priority, len(space.sizes), ca, cb, counts)
         position = np.full(len(counts), -1, index)
@@ -384,15 +379,8 @@ class ToleranceStats:
         """:meth:`from_pairs`, the pairs handed over in a list of one (emptied here): where
         the caller holds them no more, their 16 bytes a pair are let go as soon as their
         classes are known, and the classes' as soon as each pair's list is."""
-        pairs = handed.pop()
         classes = space.classes
-        counts = np.diff(classes.members_start)
-        # class numbers in four bytes where they fit: these columns, per pair, are much
-        # of the memory the statistics take while they are made
-        index = np.int32 if len(counts) < 2**31 else np.int64
-        of_file = classes.of_file.astype(index)
-        ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
-        del pairs
+        counts, index, ca, cb = _classes_of_pairs(classes, handed)
         key_hits_at = sum_hits_at = None
         if key_hits:
             key_hits_at, sum_hits_at = hits_at_steps(
@@ -413,7 +401,7 @@ class ToleranceStats:
         other = np.where(first_a, cb, ca)
         # (with the columns a file or a class each, no longer needed while the lists are
         # made: at a million files about 30 MB)
-        del la, lb, first_a, ca, cb, of_file, position
+        del la, lb, first_a, ca, cb, position
         *adjacency, hit_content, key_step, sum_step = _adjacency(
             owner, other, min_key, min_sum, shared, class_order, counts)
         return cls(space, key_hits_at, *adjacency, None if content is None else hit_content,
@@ -750,6 +738,19 @@ def _step_index(tolerance: float) -> int | None:
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
 
 
+def _classes_of_pairs(classes, handed: list[np.ndarray]):
+    """(each class's size, the type of class numbers, the classes of each pair of files
+    handed over in a list of one, which is emptied: the pairs are let go here).  Class
+    numbers take four bytes where they fit: these columns, per pair, are much of the
+    memory the statistics take while they are made."""
+    pairs = handed.pop()
+    counts = np.diff(classes.members_start)
+    index = np.int32 if len(counts) < 2**31 else np.int64
+    of_file = classes.of_file.astype(index)
+    ca, cb = of_file[pairs[:, 0]], of_file[pairs[:, 1]]
+    return counts, index, ca, cb
+
+
 def _grouping_order(classes, priority, n_files: int, ca: np.ndarray, cb: np.ndarray,
                     counts: np.ndarray) -> np.ndarray:
     """The classes that can be in a group, in the order grouping takes them: a class's
@@ -823,13 +824,20 @@ def _deal_on_steps(owner, other, key_step, sum_step, slots, has_slots, start, ne
     return 0
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _longest(start, c0, c1):
+    """The length of the longest of lists c0 .. c1-1."""
+    longest = 0
+    for c in range(c0, c1):
+        longest = max(longest, start[c + 1] - start[c])
+    return longest
+
+
 @njit(nogil=True, cache=True)
 def _sort_on_steps(c0, c1, start, neighbour, keys, sums, slots, has_slots):
     """Lists c0 .. c1-1 sorted by sum-table step where they lie, stably: a counting sort
     (no comparisons), and an insertion sort for short lists."""
-    longest = 0
-    for c in range(c0, c1):
-        longest = max(longest, start[c + 1] - start[c])
+    longest = _longest(start, c0, c1)
     n_buckets = TOLERANCE_STEPS.shape[0] + 1
     at = np.empty(n_buckets + 1, np.int64)
     t_neighbour = np.empty(longest, neighbour.dtype)
@@ -947,9 +955,7 @@ def _adjacency_of(c0, c1, owner, other, min_key, min_sum, content, class_order, 
             records[x, 3] = class_counts[class_order[c]] * class_counts[other[p]]
             records[x, 4] = content[p]
             fill[c - c0] = x + 1
-    longest = 0
-    for c in range(c0, c1):
-        longest = max(longest, start[c + 1] - start[c])
+    longest = _longest(start, c0, c1)
     n_buckets = TOLERANCE_STEPS.shape[0] + 1
     at = np.empty(n_buckets + 1, np.int64)
     bucket = np.empty(longest, np.int64)
