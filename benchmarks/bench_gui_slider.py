@@ -6,9 +6,12 @@
 
 Builds the analysis the window builds (its sum-table ceiling for groups sized to the
 memory available, see simgui.core.search.budget) of a collection, shows it in the main window offscreen,
-then moves each slider over its whole range (0.01 % to 10 %) and back.  Printed per
-move: the counts and groups update (core) and the whole update including the groups
-model reset and a repaint of the groups view; at the end one line:
+then moves each tolerance slider over its whole range (0.01 % to 10 %) and back, and,
+with the content check on, its slider from 10 % to 99 % and back.  Printed per
+move: the counts and groups update (core, the window's own call to ``Analysis.at``,
+timed) and the whole update including it, the groups model reset and a repaint of the
+groups view (before 2026-11-27 the core was computed once before the window's update,
+which then found what it had kept warm); at the end one line:
 ``median N ms, max M ms, key ceiling K %, sum-table ceiling S %, peak memory G GB`` (the
 process's peak resident memory, the analysis included).  The key slider always covers
 0.01-10 %: the search tallies its candidates without holding them; the sum-table slider
@@ -55,6 +58,8 @@ from simgui.core.store import Store, StoredFiles  # noqa: E402
 #: Slider positions visited, each slider in turn over its range and back, the other
 #: at the default; then both together, as the paper's curves move them.
 SWEEP = (0.01, 0.05, 0.1, 0.32, 1.0, 2.0, 3.2, 5.0, 7.5, 10.0)
+#: ... and the content check's slider (whole percents, 10 to 99), each move a new setting
+CONTENT_SWEEP = (10.0, 25.0, 40.0, 50.0, 60.0, 75.0, 90.0, 99.0)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -113,13 +118,17 @@ def _resident() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def moves(sum_ceiling: float) -> list[tuple[float, float]]:
-    """Key over its whole range (it has no ceiling), sum-table up to what the memory
-    available let the analysis group at, the other at the window's default."""
+def moves(sum_ceiling: float, content: float) -> list[tuple[float, float, float]]:
+    """(key, sum-table, content) positions: key over its whole range (it has no
+    ceiling), sum-table up to what the memory available let the analysis group at, the
+    others at the window's defaults; both tolerances together; then, with the content
+    check on (``content`` > 0), its slider over its range (CONTENT_SWEEP) and back."""
     key_default, sum_default = DEFAULT_KEY_TOLERANCE, min(DEFAULT_SUM_TOLERANCE, sum_ceiling)
-    out = [(k, sum_default) for k in SWEEP + SWEEP[::-1]]
-    out += [(key_default, min(s, sum_ceiling)) for s in SWEEP + SWEEP[::-1]]
-    out += [(t, min(t, sum_ceiling)) for t in SWEEP]
+    out = [(k, sum_default, content) for k in SWEEP + SWEEP[::-1]]
+    out += [(key_default, min(s, sum_ceiling), content) for s in SWEEP + SWEEP[::-1]]
+    out += [(t, min(t, sum_ceiling), content) for t in SWEEP]
+    if content:
+        out += [(key_default, sum_default, c) for c in CONTENT_SWEEP + CONTENT_SWEEP[::-1]]
     return out
 
 
@@ -178,16 +187,25 @@ def main() -> None:
     app.processEvents()
 
     core, whole = [], []
-    for key, sum_ in moves(stats.max_sum):
-        tol = Tolerances(key, sum_, content)
+    at = analysis.at
+
+    def timed_at(tolerances):  # the window's own call, timed (once a move: what it costs)
         t = time.perf_counter()
-        analysis.at(tol)
-        core.append(time.perf_counter() - t)
+        try:
+            return at(tolerances)
+        finally:
+            core.append(time.perf_counter() - t)
+
+    object.__setattr__(analysis, "at", timed_at)
+    for key, sum_, share in moves(stats.max_sum, content):
+        tol = Tolerances(key, sum_, share)
         t = time.perf_counter()
         window._apply_tolerances(tol)
         window.groups.tree.viewport().repaint()
         whole.append(time.perf_counter() - t)
-        print(f"  key {key:5g} % sum {sum_:5g} %: {window.model.group_count():7,} groups; "
+        assert len(core) == len(whole), "the window did not ask the analysis once"
+        print(f"  key {key:5g} % sum {sum_:5g} % content {share:3g} %: "
+              f"{window.model.group_count():7,} groups; "
               f"core {1000 * core[-1]:6.1f} ms, slider to painted view {1000 * whole[-1]:6.1f} ms")
     window.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
