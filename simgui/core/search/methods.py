@@ -132,6 +132,14 @@ def shared_content(signatures: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     return share_from_resemblance(_equal_slots(signatures, pairs) / signatures.shape[1])
 
 
+def fewest_slots(shares: np.ndarray, floor: float) -> int:
+    """Of ``shares`` (the share of each number of equal slots, rising: see
+    :meth:`ContentShares.shares_of_slots`), the fewest slots whose share is at least
+    ``floor``; ``len(shares)`` (one more than the slots) if none is."""
+    enough = shares >= floor
+    return int(np.argmax(enough)) if enough.any() else len(shares)
+
+
 class ContentShares:
     """The content check's shares of content in common, from MinHash ``signatures``:
     ``shares(pairs)`` each pair's (percent), and ``at_least(pairs, floor)`` whether each
@@ -165,10 +173,7 @@ class ContentShares:
     def slots_needed(self, floor: float) -> int:
         """The fewest equal slots whose share (as :func:`shared_content` computes it)
         is at least ``floor``; one more than the slots if none is."""
-        slots = self.signatures.shape[1]
-        shares = share_from_resemblance(np.arange(slots + 1) / slots)
-        return int(np.searchsorted(shares >= floor, True)) if (shares >= floor).any() \
-            else slots + 1
+        return fewest_slots(self.shares_of_slots(), floor)
 
     def at_least(self, pairs: np.ndarray, floor: float) -> np.ndarray:
         pairs = np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)

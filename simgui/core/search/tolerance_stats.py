@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simgui.core.search.methods import fewest_slots
 from simgui.core.search.simfind import SearchSpace, Tolerances
 from simgui.core.search import workers as _threads
 from simgui.core.search.workers import map_threads
@@ -233,9 +234,7 @@ class ToleranceStats:
                                else (lambda pairs: content(pairs) >= content_floor))
             held = None
             if max_found is not None:
-                fixed_ext = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
-                fixed_ext[list(fixed)] = True
-                held = HeldHits(space, max_sum, max_found, fixed_ext)
+                held = HeldHits(space, max_sum, max_found, _fixed_extensions(space, fixed))
             pairs, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
                                               weight, overrides, keep=above_floor, hold=held)
             if held is not None:
@@ -305,10 +304,9 @@ class ToleranceStats:
             if content_floor > 0:
                 need = content.slots_needed(content_floor)
                 above_floor = (lambda pairs: content.at_least(pairs, content_floor))
-        fixed_ext = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
-        fixed_ext[list(fixed)] = True
         held = HeldHits(space, max_sum, np.iinfo(np.int64).max if max_found is None
-                        else max_found, fixed_ext, slots=slots_of, need=need)
+                        else max_found, _fixed_extensions(space, fixed), slots=slots_of,
+                        need=need)
         extra, hist = space.tallied_pairs(Tolerances(max_key, ANY_SUM_TOLERANCE), max_sum,
                                           counts[space.classes.of_file], overrides,
                                           keep=above_floor, hold=held)
@@ -481,30 +479,23 @@ class ToleranceStats:
         n = len(self.space.sizes)
         sum_hits = self._sum_hits(tolerances.key, tolerances.sum)
         similar = sum_hits
-        if tolerances.content > 0:
+        if tolerances.content > 0 and self.steps_only:
+            # a lookup, in a table made once for the check's setting
+            assignment = self.assign(tolerances)
+            confirmed = self._confirmed_at_steps(self._content_test(tolerances)[1])
+            similar = int(confirmed[_step_index(tolerances.key),
+                                    _step_index(tolerances.sum)]) + self.within
+        elif tolerances.content > 0:
             content, least = self._content_test(tolerances)
-            n_lists = len(self.adjacent_start) - 1
-            parts = max(1, _threads.workers() - 1) if self.pairs_kept >= \
-                _threads.PARALLEL_FROM else 1
-            cuts = np.searchsorted(self.adjacent_start,
-                                   np.linspace(0, self.pairs_kept, parts + 1)).astype(np.int64)
-            cuts[0], cuts[-1] = 0, n_lists
-
-            if self.steps_only:  # a lookup, in a table made once for the check's setting
-                assignment = self.assign(tolerances)
-                confirmed = self._confirmed_at_steps(least)
-                similar = int(confirmed[_step_index(tolerances.key),
-                                        _step_index(tolerances.sum)]) + self.within
-                return HitCounts(key_hits=self._key_hits(tolerances.key), sum_hits=sum_hits,
-                                 groups=len(assignment.group_start) - 1,
-                                 all_pairs=n * (n - 1) // 2, similar=similar), assignment
+            cuts = _even_cuts(self.adjacent_start, max(1, _threads.workers() - 1)
+                              if self.pairs_kept >= _threads.PARALLEL_FROM else 1)
 
             def run(i):
                 return _weight_within(cuts[i], cuts[i + 1], self.adjacent_start, self.hit_key,
                                       self.hit_sum, self.weight, content,
                                       float(tolerances.key), float(tolerances.sum), least)
 
-            assignment, within = _threads.beside(run, range(parts),
+            assignment, within = _threads.beside(run, range(len(cuts) - 1),
                                                  lambda: self.assign(tolerances))
             similar = sum(within) + self.within
         else:
@@ -523,11 +514,8 @@ class ToleranceStats:
         if memo is not None and memo[0] == least:
             return memo[1]
         n = len(TOLERANCE_STEPS)
-        n_lists = len(self.adjacent_start) - 1
-        parts = _threads.workers() if self.pairs_kept >= _threads.PARALLEL_FROM else 1
-        cuts = np.searchsorted(self.adjacent_start,
-                               np.linspace(0, self.pairs_kept, parts + 1)).astype(np.int64)
-        cuts[0], cuts[-1] = 0, n_lists
+        cuts = _even_cuts(self.adjacent_start, _threads.workers()
+                          if self.pairs_kept >= _threads.PARALLEL_FROM else 1)
         sizes = np.diff(self.space.classes.members_start)
         least_slots = min(int(least), int(np.iinfo(self.hit_slots.dtype).max))
 
@@ -538,7 +526,7 @@ class ToleranceStats:
                              self.class_order, sizes, least_slots, hist)
             return hist
 
-        hist = sum(map_threads(run, range(parts)))
+        hist = sum(map_threads(run, range(len(cuts) - 1)), np.zeros((n + 1, n + 1), np.int64))
         table = hist[:n, :n].cumsum(axis=0).cumsum(axis=1)
         self._confirmed[0] = (least, table)
         return table
@@ -569,8 +557,7 @@ class ToleranceStats:
         if tolerances.content <= 0:  # any array of the right length: the check is off
             return (self.hit_sum_step if self.steps_only else self.hit_sum), 0.0
         if self.hit_slots is not None:
-            enough = np.flatnonzero(self.slot_shares >= tolerances.content)
-            return self.hit_slots, float(enough[0] if len(enough) else len(self.slot_shares))
+            return self.hit_slots, float(fewest_slots(self.slot_shares, tolerances.content))
         return self.hit_content, float(tolerances.content)
 
     def _key_hits(self, key: float) -> int | None:
@@ -738,6 +725,23 @@ def _step_index(tolerance: float) -> int | None:
     return i if i < len(TOLERANCE_STEPS) and TOLERANCE_STEPS[i] == tolerance else None
 
 
+def _fixed_extensions(space: SearchSpace, fixed) -> np.ndarray:
+    """bool per extension id: those with their own fixed tolerances (``fixed``, as
+    :meth:`SearchSpace.override_ids` gives them)."""
+    out = np.zeros(int(space.ext_ids.max(initial=0)) + 1, np.bool_)
+    out[list(fixed)] = True
+    return out
+
+
+def _even_cuts(start: np.ndarray, parts: int) -> np.ndarray:
+    """int64: ranges of the lists that ``start`` bounds, ``parts`` of them or fewer, each
+    of about as many pairs (list i of ``start[i]`` .. ``start[i + 1]``), as the bounds
+    0 = cuts[0] < ... < cuts[-1] = the lists."""
+    n_lists, m = len(start) - 1, int(start[-1])
+    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
+    return np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
+
+
 def _classes_of_pairs(classes, handed: list[np.ndarray]):
     """(each class's size, the type of class numbers, the classes of each pair of files
     handed over in a list of one, which is emptied: the pairs are let go here).  Class
@@ -798,9 +802,8 @@ def _adjacency_on_steps(owner, other, key_step, sum_step, slots, n_lists):
     given_slots = slots if has_slots else dealt_slots
     _deal_on_steps(owner, other, key_step, sum_step, given_slots, has_slots, start, neighbour,
                    keys, sums, dealt_slots)
-    parts = _threads.workers() * _PARTS_PER_THREAD if m >= _threads.PARALLEL_FROM else 1
-    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
-    cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
+    cuts = _even_cuts(start, _threads.workers() * _PARTS_PER_THREAD
+                      if m >= _threads.PARALLEL_FROM else 1)
     map_threads(lambda i: _sort_on_steps(cuts[i], cuts[i + 1], start, neighbour, keys, sums,
                                          dealt_slots, has_slots),
                 range(len(cuts) - 1))
@@ -922,10 +925,8 @@ def _adjacency(owner, other, min_key, min_sum, content, class_order, class_count
     sum_step = np.empty(m, np.uint16)
     # more parts than threads: each part's records (40 bytes an edge) live while it is
     # dealt, so at most a thread's worth of them at once (each part reads every pair)
-    parts = _threads.workers() * _PARTS_PER_THREAD if len(owner) >= _threads.PARALLEL_FROM \
-        else 1
-    cuts = np.searchsorted(start, np.linspace(0, m, parts + 1)[1:-1])
-    cuts = np.unique(np.concatenate(([0], cuts, [n_lists]))).astype(np.int64)
+    cuts = _even_cuts(start, _threads.workers() * _PARTS_PER_THREAD
+                      if len(owner) >= _threads.PARALLEL_FROM else 1)
     map_threads(lambda i: _adjacency_of(cuts[i], cuts[i + 1], owner, other, min_key, min_sum,
                                         content, class_order, class_counts, start, neighbour,
                                         hit_key, hit_sum, hit_weight, hit_content, key_step,
