@@ -12,6 +12,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PIL import Image  # noqa: E402
+from PySide6.QtCore import QCoreApplication  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
 from simgui.gui import picture_thumbs  # noqa: E402
@@ -161,11 +162,23 @@ def test_groups_of_pictures_show_a_thumbnail_column(qtbot, window, tmp_path):
     # rows are as tall as a thumbnail
     assert tree.visualRect(group).height() >= view.thumbnails.side
     rows = range(view.model.rowCount())
-    with qtbot.waitSignal(view.thumbnails.loaded, timeout=WAIT_MS):
+    loader = view.thumbnails
+    # The window painted before: its decodes finish and land, then are forgotten, and
+    # the next ones wait for the gate, so the first grab below sees the boxes for sure.
+    loader.wait()
+    QCoreApplication.processEvents()
+    loader.clear()
+    gate = threading.Event()
+    decode = loader.decode
+    loader.decode = lambda path, side: gate.wait(WAIT_MS / 1000) and decode(path, side)
+    try:
         # painting asks for the thumbnails in sight, and shows a box meanwhile
         waiting = [cell_colours(tree, view.model.index(row, PICTURE)) for row in rows]
-    while view.thumbnails.pending():
-        with qtbot.waitSignal(view.thumbnails.loaded, timeout=WAIT_MS):
+        assert loader.pending() >= len(rows)  # each row in sight asked (members too)
+    finally:
+        gate.set()
+    while loader.pending():
+        with qtbot.waitSignal(loader.loaded, timeout=WAIT_MS):
             pass
     for row, before in zip(rows, waiting):
         colours = cell_colours(tree, view.model.index(row, PICTURE))
