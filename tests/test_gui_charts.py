@@ -112,7 +112,7 @@ def _shown_chart(qtbot, chart, sizes, tables):
         (x0, x1), (y0, y1) = view_box.viewRange()
         xs = np.log10(np.asarray(sizes, float))
         return x0 <= xs.min() and xs.max() <= x1 and x1 - x0 < 20
-    qtbot.waitUntil(every_point_in_view, timeout=2000)
+    qtbot.waitUntil(every_point_in_view, timeout=10_000)
 
 
 def _viewport_pos(chart, size: float, key: float):
