@@ -152,6 +152,27 @@ def test_identical_only_leaves_similar_files_alone(tmp_path, store):
     assert len(everything.operations) == 2 and not everything.operations[0].by_identity
 
 
+def test_copies_of_each_other_are_reduced_to_one_when_the_kept_file_is_an_edit(
+        tmp_path, store):
+    """The rule may keep an edited version (here the oldest): the copies of the original,
+    only similar to it, are still copies of each other, so one of them stays (the best
+    by the rule, left alone as only similar) and the others go."""
+    t = tmp_path / "t"
+    make_tree(t, {"edit": b"same c0ntent", "x": b"same content", "y": b"same content",
+                  "z": b"same content", "w": b"other w0rds!"})
+    for age, name in enumerate(["edit", "y", "z", "x", "w"]):
+        os.utime(t / name, ns=(1, (age + 1) * 10**9))
+    groups = scan_groups(store, t, [[t / n for n in ("edit", "x", "y", "z", "w")]])
+    plan = plan_removal(groups, action=Action.TRASH, identical_only=True)
+    assert plan.kept[1].path == str(t / "edit")
+    assert sorted(op.path for op in plan.operations) == [str(t / "x"), str(t / "z")]
+    assert {op.kept.path for op in plan.operations} == {str(t / "y")}
+    assert plan.left_similar == 2  # y (the copies' own) and w
+    # the user's marks are kept as marked: a marked copy still needs a copy that stays
+    marked = plan_marked(groups, [str(t / "x")], action=Action.TRASH, identical_only=True)
+    assert [op.path for op in marked.operations] == [str(t / "x")]
+
+
 def test_hard_links_need_identity_and_the_same_device(tmp_path, store):
     t = tmp_path / "t"
     make_tree(t, {"a": b"one", "b": b"one", "c": b"one", "d": b"onf"})

@@ -156,8 +156,10 @@ def plan_removal(groups: Iterable[Group], *, action: Action, keep: KeepRule = Ke
 
     Empty files stay (as the window never marks them): removing one frees nothing,
     and files such as ``__init__.py`` or ``.gitkeep`` matter by their names.  With
-    ``identical_only`` (and always for links) only files identical to the kept one
-    are acted on; hard links never cross devices.
+    ``identical_only`` (and always for links) only files identical to one that stays
+    are acted on (the kept one; where the rule kept an edited version, copies of each
+    other keep their own best, left alone as only similar); hard links never cross
+    devices.
     """
     return _plan(groups, None, Action(action), KeepRule(keep), references, identical_only,
                  target_dir, roots)
@@ -261,8 +263,20 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
     # hard link, on the same device): the kept file, else another file that stays
     pool = [kept] + sorted((s for s in stay if s is not kept),
                            key=_RULE_KEYS[keep]) if by_identity else []
+    # identical copies of each other that are only similar to the kept file (the rule
+    # chose an edited version) are still copies: the best of each such set stays, left
+    # alone as only similar, and justifies acting on the rest of its set
+    keepers = set()
+    for m in sorted(chosen, key=_RULE_KEYS[keep]) if by_identity and not strict else ():
+        if not any(_identical(m, s) for s in pool):
+            pool.append(m)
+            keepers.add(m.path)
     for m in chosen:
         justify = kept
+        if m.path in keepers:
+            left += 1
+            similar += 1
+            continue
         if by_identity:
             justify = next((s for s in pool if _identical(m, s) and (
                 action is not Action.HARDLINK or s.device == m.device)), None)
