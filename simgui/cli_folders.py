@@ -159,9 +159,11 @@ def _diff(index: FolderIndex | None, a: str, b: str, fmt: str) -> int:
         for r in rows:
             print(json.dumps(json_ready(r)))
     else:
-        pair = index.compare(a, b)
-        print(f"A {pair.a}\nB {pair.b}\n{pair.similarity:.1f} % alike: {pair.a_in_b:.1f} % of "
-              f"A is in B, {pair.b_in_a:.1f} % of B is in A")
+        pair = index.compare(a, b)  # (in its own order: the more contained folder first)
+        a_in_b, b_in_a = ((pair.b_in_a, pair.a_in_b) if pair.a != os.path.abspath(a)
+                          else (pair.a_in_b, pair.b_in_a))
+        print(f"A {os.path.abspath(a)}\nB {os.path.abspath(b)}\n{pair.similarity:.1f} % "
+              f"alike: {a_in_b:.1f} % of A is in B, {b_in_a:.1f} % of B is in A")
         for r in rows:
             status = (f"similar {r['similarity']:.1f} %" if r["status"] == "similar"
                       else r["status"])

@@ -313,6 +313,15 @@ def test_cli_table_and_diff(backup_tree, capsys):
     assert {(r["side"], r["relative"], r["status"]) for r in rows} == {
         ("a", "a.bin", "identical"), ("a", "b.bin", "identical"), ("a", "gone.bin", "only"),
         ("b", "a.bin", "identical"), ("b", "b.bin", "identical"), ("b", "new.bin", "only")}
+    # the text names A and B as typed, in its header as in its rows, either way round
+    home, backup = str(root / "home" / "docs"), str(root / "backup" / "docs")
+    for a, b, a_only, a_in_b in ((home, backup, "gone.bin", 76.9), (backup, home, "new.bin",
+                                                                     90.9)):
+        assert main(["folders", "--db", db, "--diff", a, b]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[:2] == [f"A {a}", f"B {b}"]
+        assert f"{a_in_b} % of A is in B" in lines[2]
+        assert any(line.startswith("A  only") and line.endswith(a_only) for line in lines)
 
 
 def test_cli_bad_folder_is_a_one_line_error(backup_tree, capsys):
