@@ -89,6 +89,23 @@ def test_two_files_highlight_differing_rows_and_ask_for_a_comparison(panel, pair
     assert not panel.compare_button.isEnabled()  # already comparing
 
 
+def test_a_name_that_is_not_utf8_is_shown_and_compared_whole(panel, tmp_path, qtbot):
+    """Its odd byte shows as \\xNN (as everywhere else), and the comparison is asked for
+    the file itself: a Qt string would drop the byte and name another file."""
+    a = make_file(str(tmp_path), "report.txt", b"the same words\n" * 100)
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/caf\xe9.txt")
+    with open(odd, "wb") as f:
+        f.write(b"the same w0rds\n" * 100)
+    st = os.stat(odd)
+    b = FileDetails(odd, st.st_size, st.st_mtime_ns, sum_table_of_file(odd), 1234.5, "txt",
+                    None, None, None, None, "member")
+    with qtbot.waitSignal(panel.compare_requested, timeout=2000) as blocker:
+        panel.show_files([a, b])
+    assert blocker.args == [a.path, odd] and os.path.exists(blocker.args[1])
+    assert panel.title.text() == "report.txt  vs  caf\\xe9.txt"
+    assert "caf\\xe9.txt" in label_texts(panel)
+
+
 def test_show_differences_fills_the_strip(panel, pair, qtbot):
     a, b = pair
     with qtbot.waitSignal(panel.compare_requested, timeout=2000):

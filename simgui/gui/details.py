@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.search.differences import Differences
+from simgui.core.shown import shown_path
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
 from simgui.core.units import format_bytes
 from simgui.gui.content_preview import ContentPreview
@@ -267,7 +268,9 @@ class DiffStrip(QWidget):
 class DetailsPanel(QWidget):
     """Details of the selected files; compares the first two when asked (see the module)."""
 
-    compare_requested = Signal(str, str)
+    #: the two paths, as objects: a Qt string would drop the bytes of a name that are not
+    #: UTF-8 (held as surrogate escapes), and the comparison would read another file
+    compare_requested = Signal(object, object)
 
     def __init__(self, parent=None, *, tags=DEFAULT_TAGS):
         super().__init__(parent)
@@ -429,14 +432,14 @@ class DetailsPanel(QWidget):
         self.stack.setCurrentIndex(1)
         shown = self.files[:2]
         if len(shown) == 1:
-            self.title.setText(os.path.basename(shown[0].path) or shown[0].path)
-            self.title.setToolTip(shown[0].path)
+            self.title.setText(shown_path(os.path.basename(shown[0].path) or shown[0].path))
+            self.title.setToolTip(shown_path(shown[0].path))
             self.title.update()
             self.note.setVisible(False)
         else:
-            names = [os.path.basename(f.path) or f.path for f in shown]
+            names = [shown_path(os.path.basename(f.path) or f.path) for f in shown]
             self.title.setText(self.tr("{a}  vs  {b}").format(a=names[0], b=names[1]))
-            self.title.setToolTip(f"A: {shown[0].path}\nB: {shown[1].path}")
+            self.title.setToolTip(f"A: {shown_path(shown[0].path)}\nB: {shown_path(shown[1].path)}")
             self.title.update()
             more = len(self.files) - 2
             self.note.setText(self.tr("{n} files selected; the first two are shown.").format(
@@ -470,8 +473,8 @@ class DetailsPanel(QWidget):
                 grid.addWidget(self._heading(f"{name}{role}"), row, column)
             row += 1
         rows: list[tuple[str, list[str], bool]] = [
-            (self.tr("Name"), [os.path.basename(f.path) for f in files], True),
-            (self.tr("Folder"), [os.path.dirname(f.path) for f in files], True),
+            (self.tr("Name"), [shown_path(os.path.basename(f.path)) for f in files], True),
+            (self.tr("Folder"), [shown_path(os.path.dirname(f.path)) for f in files], True),
             (self.tr("Size"), [self.tr("{size} ({n:,} bytes)").format(
                 size=format_bytes(f.size), n=f.size) for f in files], False),
             (self.tr("Modified"), [self._when(f.mtime_ns) for f in files], False),

@@ -20,6 +20,7 @@ from PySide6.QtGui import QFont
 
 from simgui.core.search.group_rows import order_within_groups
 from simgui.core.search.groups import GroupTable
+from simgui.core.shown import shown_path
 from simgui.core.units import format_bytes
 
 # the headers, translated where shown (context "GroupsModel"; see header_text)
@@ -621,7 +622,7 @@ class GroupsModel(QAbstractItemModel):
         lo, hi = int(t.start[g]), int(t.start[g + 1])
         n = hi - lo
         if column == NAME:
-            return os.path.basename(t.files.paths[t.rows[lo]])
+            return shown_path(os.path.basename(t.files.paths[t.rows[lo]]))
         if column == FOLDER:  # what the group holds, where a group row has room
             return self.tr("{n} files · {size} to free").format(
                 n=n, size=format_bytes(int(t.group_bytes[g])))
@@ -677,10 +678,10 @@ class GroupsModel(QAbstractItemModel):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == NAME:
-            name = os.path.basename(path)
+            name = shown_path(os.path.basename(path))
             return self.tr("{name}  (reference)").format(name=name) if reference else name
         if column == FOLDER:
-            return os.path.dirname(path)
+            return shown_path(os.path.dirname(path))
         if column == SIZE:
             return format_bytes(int(t.files.sizes[f]))
         if column == MODIFIED:
@@ -700,7 +701,7 @@ class GroupsModel(QAbstractItemModel):
             if copy_of:  # its folder's name too: copies often share their own name
                 folder, name = os.path.split(copy_of)
                 return self.tr("similar · copy of {path}").format(
-                    path=os.path.join(os.path.basename(folder), name))
+                    path=shown_path(os.path.join(os.path.basename(folder), name)))
             copies = int(t.copies[row])
             if copies:
                 return (self.tr("similar · has {n} copy") if copies - 1 == 1

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from simgui.core.reading.names import extension_of
 from simgui.core.reading.pictures import PictureUnreadable, open_picture, picture_extensions
+from simgui.core.shown import shown_path
 from simgui.core.units import format_bytes
 
 LONGEST = 1600  # the largest side decoded for viewing (zoom beyond enlarges that)
@@ -128,7 +129,7 @@ class PictureCompare(QWidget):
             path, size = files[column]
             image, line = load_picture(path)
             self.images[column] = image
-            name = os.path.basename(path) or path
+            name = shown_path(os.path.basename(path) or path)
             letter = "AB"[column] + ": " if len(files) == 2 else ""
             self.captions[column].setText(f"<b>{letter}{_escape(name)}</b><br>{_escape(line)}"
                                           f" · {format_bytes(size)}")

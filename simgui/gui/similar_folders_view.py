@@ -116,10 +116,11 @@ class SimilarFoldersView(QWidget):
     #: a file double-clicked in a side: its row in the table's files (to show its group)
     file_activated = Signal(int)
     #: Trash A / Trash B: the folder whose files are to go (each only if an identical copy
-    #: outside it stays; the window plans, confirms and runs it as a clean-up)
-    trash_requested = Signal(str)
+    #: outside it stays; the window plans, confirms and runs it as a clean-up).  Paths
+    #: travel as objects: a Qt string would drop the bytes of a name that are not UTF-8
+    trash_requested = Signal(object)
     #: Merge A into B / B into A: (the folder merged, the folder it goes into)
-    merge_requested = Signal(str, str)
+    merge_requested = Signal(object, object)
 
     def __init__(self, model=None, parent=None):
         super().__init__(parent)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from simgui.core.search.alignment import (
     CHANGED_ROW, DELETED_ROW, EQUAL_ROW, INSERTED_ROW, TextComparison, inline_changes,
 )
+from simgui.core.shown import shown_path
 from simgui.core.units import format_bytes
 from simgui.gui.hex_compare import _mix, kind_colours
 from simgui.gui.message_page import MessageOrPage
@@ -99,9 +100,9 @@ class TextCompare(MessageOrPage):
         self.inline = inline if inline is not None else inline_changes(result)
         for column, side in enumerate((result.a, result.b)):
             self.columns[column].setPlainText(texts[column])
-            name = os.path.basename(side.path) or side.path
+            name = shown_path(os.path.basename(side.path) or side.path)
             self.captions[column].setText(f"<b>{'AB'[column]}:</b> {_escape(name)}")
-            self.captions[column].setToolTip(side.path)
+            self.captions[column].setToolTip(shown_path(side.path))
         self._mark(result)
         self.summary.setText(self._summary(result))
         changed = result.kind != EQUAL_ROW
