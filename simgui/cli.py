@@ -38,7 +38,7 @@ from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_
 from simgui.core.folders import under
 from simgui.core.memory import NotEnoughMemory, keep_freed_memory
 from simgui.core.store import ignored
-from simgui.core.units import format_bytes, format_duration, format_rate
+from simgui.core.units import format_bytes, format_duration, format_rate, format_share
 
 #: The clean-up's KeepRule values, for the parser (the clean-up itself loads with the
 #: commands that act: tests/test_startup.py checks the two agree)
@@ -664,7 +664,7 @@ def _list_similar(plan) -> None:
               "with the share of content they have in common with the group's reference:")
         for op in similar:
             value = op.member.similarity
-            label = "?" if math.isnan(value) else f"{value:.1f} %"
+            label = "?" if math.isnan(value) else f"{format_share(value)} %"
             print(f"  {label:>7}  {op.path}")
 
 

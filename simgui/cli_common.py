@@ -23,8 +23,8 @@ from simgui.core.search.tolerances import (
 )
 from simgui.core.store import Store
 from simgui.core.units import (
-    format_bytes, format_duration, format_rate, parse_number, parse_percent, parse_size,
-    parse_whole,
+    format_bytes, format_duration, format_rate, format_share, parse_number, parse_percent,
+    parse_size, parse_whole,
 )
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, EXIT_CANCELLED = 0, 1, 2, 130
@@ -350,7 +350,7 @@ def _match_text(identical: bool, similarity: float | None) -> str:
         return "identical"
     if similarity is None or (isinstance(similarity, float) and math.isnan(similarity)):
         return "similar ?"
-    return f"similar {similarity:.1f} %"
+    return f"similar {format_share(similarity)} %"
 
 
 def _print_table_rows(blocks) -> None:

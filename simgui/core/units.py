@@ -107,3 +107,12 @@ def parse_whole(text: str, low: int, high: int) -> int:
         raise ValueError(f"{_shown(number)} is out of range (a whole number from {low} to "
                          f"{high})")
     return int(number)
+
+
+def format_share(value: float, digits: int = 1) -> str:
+    """A similarity in percent with ``digits`` decimals, never rounded up to 100: 100 %
+    is for identical copies alone, so 99.97 reads 99.9 at one decimal, not 100.0."""
+    text = f"{value:.{digits}f}"
+    if value < 100 and float(text) >= 100:
+        text = f"{100 - 10 ** -digits:.{digits}f}"
+    return text

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from simgui.core.search.differences import Differences
 from simgui.core.shown import shown_path
 from simgui.core.tags import DEFAULT_TAGS, validate_tags
-from simgui.core.units import format_bytes
+from simgui.core.units import format_bytes, format_share
 from simgui.gui.content_preview import ContentPreview
 from simgui.gui.picture_compare import PictureCompare, is_picture_path
 
@@ -542,8 +542,8 @@ class DetailsPanel(QWidget):
             return ""
         if f.similarity != f.similarity:  # NaN: no fingerprints to estimate it from
             return QCoreApplication.translate("DetailsPanel", "unknown (scan again)")
-        return QCoreApplication.translate("DetailsPanel", "{percent:.2f} % in common").format(
-            percent=f.similarity)
+        return QCoreApplication.translate("DetailsPanel", "{percent} % in common").format(
+            percent=format_share(f.similarity, 2))
 
     def _fill_table(self, files: list[FileDetails]) -> None:
         two = len(files) == 2

@@ -21,7 +21,7 @@ from PySide6.QtGui import QFont
 from simgui.core.search.group_rows import order_within_groups
 from simgui.core.search.groups import GroupTable
 from simgui.core.shown import shown_path
-from simgui.core.units import format_bytes
+from simgui.core.units import format_bytes, format_share
 
 # the headers, translated where shown (context "GroupsModel"; see header_text)
 COLUMNS = (QT_TRANSLATE_NOOP("GroupsModel", "Name"),
@@ -65,7 +65,8 @@ _ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole,
 def similarity_text(value: float) -> str:
     """A file's similarity as the views show it: 100 % for a copy, a dash where it is
     unknown (NaN: a file without fingerprints)."""
-    return "100 %" if value >= 100 else "—" if math.isnan(value) else f"{value:.2f} %"
+    return ("100 %" if value >= 100 else "—" if math.isnan(value)
+            else f"{format_share(value, 2)} %")
 
 
 def modified_text(mtime_ns: int) -> str:

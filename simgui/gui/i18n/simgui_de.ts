@@ -221,8 +221,8 @@
         <translation>unbekannt (erneut scannen)</translation>
     </message>
     <message>
-        <source>{percent:.2f} % in common</source>
-        <translation>{percent:.2f} % gemeinsam</translation>
+        <source>{percent} % in common</source>
+        <translation>{percent} % gemeinsam</translation>
     </message>
     <message>
         <source>Tag</source>
