@@ -742,7 +742,7 @@ def cmd_stats(args) -> int:
         return EXIT_OK
     print(f"Store:     {stats['store']}")
     print(f"Files:     {stats['files']} ({format_bytes(stats['bytes'])})")
-    print(f"Errors:    {stats['errors']} files could not be read")
+    print(f"Errors:    {_files_text(stats['errors'])} could not be read")
     last = stats["last_scan"]
     if last is None:
         print("Last scan: never (run 'simgui scan FOLDER')")

@@ -149,8 +149,8 @@ def describe_merge(plan) -> str:
             "PlanText", "{n:,} of B's files are replaced by A's version (B's version to the "
             "trash): ")) + names([s.path for s in gone_b]))
     lines.append(QCoreApplication.translate(
-        "PlanText", "The first step that fails stops the merge, before A is touched; 'Undo' "
-        "puts A back and removes the copies."))
+        "PlanText", "The first step that fails stops the merge, before A is touched; undoing "
+        "the merge puts A back and removes the copies."))
     return "\n".join(lines)
 
 

@@ -96,7 +96,7 @@ class MergePlan:
                          "replaced by A's version (B's version to the trash): "
                          + _names([s.path for s in gone_b]))
         lines.append("The first step that fails stops the merge, before A is touched; "
-                     "'Undo' puts A back and removes the copies.")
+                     "undoing the merge puts A back and removes the copies.")
         return "\n".join(lines)
 
 

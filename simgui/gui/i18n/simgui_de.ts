@@ -1823,8 +1823,8 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
         <translation>{n:,} Dateien von B werden durch die Fassung von A ersetzt (die Fassungen von B kommen in den Papierkorb): </translation>
     </message>
     <message>
-        <source>The first step that fails stops the merge, before A is touched; &apos;Undo&apos; puts A back and removes the copies.</source>
-        <translation>Der erste fehlschlagende Schritt hält das Zusammenführen an, bevor A angerührt wird; „Rückgängig“ legt A zurück und entfernt die Kopien.</translation>
+        <source>The first step that fails stops the merge, before A is touched; undoing the merge puts A back and removes the copies.</source>
+        <translation>Der erste fehlschlagende Schritt hält das Zusammenführen an, bevor A angerührt wird; das Zusammenführen rückgängig zu machen legt A zurück und entfernt die Kopien.</translation>
     </message>
     <message>
         <source>only in A</source>
