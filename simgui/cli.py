@@ -727,7 +727,11 @@ def cmd_journal(args) -> int:
                     "target": e.target, "undoable": e.undoable})))
             else:
                 where = f" -> {e.target}" if e.target else ""
-                print(f"{e.state:<8} {e.path}{where}  {e.message}")
+                # (a message that names the target already, "sent to the trash: T", says
+                # only what happened)
+                message = (e.message.removesuffix(f": {e.target}") if e.target
+                           else e.message)
+                print(f"{e.state:<8} {e.path}{where}  {message}")
     return EXIT_OK
 
 

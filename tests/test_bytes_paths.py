@@ -84,6 +84,9 @@ def test_clean_up_journal_and_undo_keep_names_that_are_not_utf8(odd_tree, home, 
     assert code == 0 and b"completed" in out, err
     code, out, err = run(capsysbinary, "journal", "--db", db, "1")
     assert code == 0 and all(p in out for p in gone), err  # the names' own bytes, as ls
+    moved = [line for line in out.splitlines() if b" -> " in line]
+    assert len(moved) == 2 and all(  # each line names where its file went once
+        line.count(line.split(b" -> ")[1].split(b"  ")[0]) == 1 for line in moved)
     code, out, _ = run(capsysbinary, "journal", "--db", db, "1", "--json")
     entries = [json.loads(line) for line in out.splitlines()]
     assert sorted(exact(e, "path") for e in entries) == sorted(gone)
