@@ -65,6 +65,27 @@ def test_choosing_minhash_fingerprints_the_files_and_groups_them(qtbot, window, 
     assert chart.marker.isVisible() and chart.marker.value() == 100
 
 
+def test_a_file_in_no_group_after_a_switch_leaves_the_details(qtbot, window, scanned,
+                                                              tmp_path):
+    """The details showed a file beside its reference; with the pictures method no group
+    holds it (no file is a picture), so the pane goes back to its empty state rather
+    than show a pair, roles and a similarity from the groups gone."""
+    view = window.groups
+    paths = window.analysis.files.paths
+    edited = next(f for f in range(len(paths)) if "(edited)" in paths[f])
+    assert view.select_file(edited)  # only similar to its reference
+    assert len(window.details.files) == 2
+    choose(qtbot, window, "images")  # the identical copies alone are grouped
+    now = window.analysis.files.paths
+    assert not view.model.index_of_file(now.index(paths[edited])).isValid()
+    assert window.details.files == [] and window.details.stack.currentIndex() == 0
+    choose(qtbot, window, "paper")  # and a file that is still grouped stays selected
+    view.select_file(view.model.file_of(view.model.index(1, 0, view.model.index(0, 0))))
+    shown = window.details.files[1].path
+    window._apply_tolerances(window.tolerance.tolerances())
+    assert window.details.files[1].path == shown
+
+
 def test_switching_methods_keeps_each_threshold_and_remembers_it(qtbot, window, scanned, tmp_path):
     choose(qtbot, window, "simhash")
     assert window.tolerance.threshold.label.text() == f"≤ {methods.SIMHASH_DEFAULT_BITS} bits"

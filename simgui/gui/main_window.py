@@ -807,10 +807,11 @@ class MainWindow(QMainWindow):
         self.model.set_table(self.table, self.protected_folders())
         self.table = self.model.table  # with the references the user chose
         if same_files:  # references chosen and pairs ignored keep the table's files
-            if current >= 0:
-                self.groups.select_file(current)
-        elif current is not None:
-            self._reselect(current)
+            found = current < 0 or self.groups.select_file(current)
+        else:
+            found = current is None or self._reselect(current)
+        if not found:  # the file shown is in no group now: what it said is stale
+            self.details.show_files([])
         self._show_empty_state()
         self._chart_stale = True
         self._chart_timer.start()
@@ -822,13 +823,14 @@ class MainWindow(QMainWindow):
         return tuple(dict.fromkeys([*built, *(os.path.abspath(f)
                                               for f in self.folders.references())]))
 
-    def _reselect(self, path: str) -> None:
+    def _reselect(self, path: str) -> bool:
+        """Select the file at ``path`` again; whether it is in a group."""
         files = self.table.files
         try:
             f = files.paths.index(path)
         except ValueError:
-            return
-        self.groups.select_file(f)
+            return False
+        return self.groups.select_file(f)
 
     def _update_curve(self) -> None:
         self._update_distances()
