@@ -641,7 +641,7 @@ def cmd_remove(args) -> int:
                             roots=roots)
         print(plan.describe())
         if not identical_only:
-            _list_similar(plan)
+            _list_similar(plan, pictures=getattr(args, "method", "paper") == "images")
         elif plan.left_similar:
             print(f"{_files_text(plan.left_similar)} only similar to the kept copy "
                   "left alone (--include-similar to act on them too).")
@@ -655,13 +655,15 @@ def _files_text(count: int) -> str:
     return "1 file" if count == 1 else f"{count:,} files"
 
 
-def _list_similar(plan) -> None:
+def _list_similar(plan, pictures: bool = False) -> None:
     """Each planned file that is only similar to its kept copy, with its similarity:
     nobody should trash a merely similar file without seeing that it is one."""
     similar = [op for op in plan.operations if not op.member.identical]
     if similar:
         print(f"{_files_text(len(similar))} only similar to the kept copy (not identical), "
-              "with the share of content they have in common with the group's reference:")
+              + ("with how alike each looks to the group's reference (pictures compared "
+                 "as seen, not by their bytes):" if pictures else
+                 "with the share of content they have in common with the group's reference:"))
         for op in similar:
             value = op.member.similarity
             label = "?" if math.isnan(value) else f"{format_share(value)} %"

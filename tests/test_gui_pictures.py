@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PIL import Image, ImageDraw  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLabel  # noqa: E402
 
 from simgui.core import sum_table_of_file  # noqa: E402
 from simgui.gui.details import DetailsPanel, FileDetails  # noqa: E402
@@ -120,6 +120,10 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
     window._selection_changed([int(window.table.rows[1])], 0)  # a member: with its reference
     assert window.details.picture_section.isVisibleTo(window.details)
     assert all(not v.pixmap().isNull() for v in window.details.pictures.views)
+    # how alike they look, not a share of bytes; no key or sum distance, which mean nothing
+    texts = [w.text() for w in window.details.findChildren(QLabel)]
+    assert any(t.endswith(" % alike") for t in texts), texts
+    assert not any(t.endswith(" % in common") for t in texts) and "Key distance" not in texts
     if SHOTS:
         window.grab().save(os.path.join(SHOTS, "pictures-window.png"))
     choose(qtbot, window, "images-rotated")

@@ -343,6 +343,11 @@ def test_cli_pairs_finds_a_re_encoded_jpeg_and_its_png(tmp_path, capsys):
     assert {os.path.basename(r["path"]) for r in rows} == same
     code, out, err = run(capsys, "pairs", "--db", db, "--method", "images", "--threshold", "99")
     assert code == 2 and "whole number of bits from 0 to 12" in err
+    # a clean-up's plan says how alike they look, not what bytes they share (they share none)
+    code, out, err = run(capsys, "remove", "--db", db, "--method", "images",
+                         "--include-similar", "--dry-run")
+    assert code == 0, err
+    assert "how alike each looks" in out and "share of content" not in out
 
 
 def test_cli_finds_pictures_with_undecodable_names(tmp_path, capsys):

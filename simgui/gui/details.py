@@ -276,6 +276,9 @@ class DetailsPanel(QWidget):
         super().__init__(parent)
         self.tags = validate_tags(tags)
         self.auto_compare_limit = AUTO_COMPARE_LIMIT
+        #: the groups come from the pictures method: a similarity says how alike two
+        #: pictures look (they may share no byte), and key and sum distances mean nothing
+        self.pictures_method = False
         self.files: list[FileDetails] = []
         self.pending: tuple[str, str] | None = None  # pair asked for, result not in yet
         self.result: Differences | None = None
@@ -487,9 +490,9 @@ class DetailsPanel(QWidget):
             # two members are each measured against their reference: say so, and
             # measure them against each other too
             both = two and all(f.role == "member" for f in files)
-            rows += [
-                (self.tr("Similarity to reference") if both else self.tr("Similarity"),
-                 [self._similarity(f) for f in files], False),
+            rows.append((self.tr("Similarity to reference") if both else self.tr("Similarity"),
+                         [self._similarity(f) for f in files], False))
+            rows += [] if self.pictures_method else [
                 (self.tr("Key distance to reference") if both else self.tr("Key distance"),
                  ["" if f.key_distance is None or f.role == "reference"
                   else f"{f.key_distance:,.1f}" for f in files], False),
@@ -532,8 +535,7 @@ class DetailsPanel(QWidget):
         """A file's role as shown: "reference" or "member", translated."""
         return QCoreApplication.translate("DetailsPanel", _ROLES.get(role, role))
 
-    @staticmethod
-    def _similarity(f: FileDetails) -> str:
+    def _similarity(self, f: FileDetails) -> str:
         if f.role == "reference":
             return QCoreApplication.translate("DetailsPanel", "reference")
         if f.identical:
@@ -542,8 +544,10 @@ class DetailsPanel(QWidget):
             return ""
         if f.similarity != f.similarity:  # NaN: no fingerprints to estimate it from
             return QCoreApplication.translate("DetailsPanel", "unknown (scan again)")
-        return QCoreApplication.translate("DetailsPanel", "{percent} % in common").format(
-            percent=format_share(f.similarity, 2))
+        text = (QCoreApplication.translate("DetailsPanel", "{percent} % alike")
+                if self.pictures_method else
+                QCoreApplication.translate("DetailsPanel", "{percent} % in common"))
+        return text.format(percent=format_share(f.similarity, 2))
 
     def _fill_table(self, files: list[FileDetails]) -> None:
         two = len(files) == 2

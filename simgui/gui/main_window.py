@@ -673,6 +673,7 @@ class MainWindow(QMainWindow):
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
+        self.details.pictures_method = results.analysis.settings.method == "images"
         if results.analysis.settings.method != self.tolerance.method_name() or \
                 self.tolerance.tolerances().content < results.analysis.stats.content_floor:
             # the method changed, or the content check was turned off, while this job

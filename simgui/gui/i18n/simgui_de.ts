@@ -221,6 +221,10 @@
         <translation>unbekannt (erneut scannen)</translation>
     </message>
     <message>
+        <source>{percent} % alike</source>
+        <translation>{percent} % ähnlich</translation>
+    </message>
+    <message>
         <source>{percent} % in common</source>
         <translation>{percent} % gemeinsam</translation>
     </message>
