@@ -113,6 +113,7 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
     assert threshold.label.text() == f"≤ {methods.DEFAULT_THRESHOLD['images']} bits"
     model = window.model
     assert model.rowCount() == 1 and model.rowCount(model.index(0, 0)) == 3  # not turned
+    assert "<b>1</b> group<br>" in window.tolerance.counts.text()  # one, not "1 groups"
     group = window.table.groups()[0]
     names = sorted(os.path.basename(f.path) for f in group.files)
     assert names == ["holiday-q60.jpg", "holiday-small.png", "holiday.jpg"]

@@ -520,24 +520,24 @@ class TolerancePanel(QGroupBox):
         if counts is None:
             self.counts.setText(self.tr("<i>Counts appear after a scan.</i>"))
             return
+        groups = (self.tr("<b>{n:,}</b> group") if counts.groups == 1
+                  else self.tr("<b>{n:,}</b> groups")).format(n=counts.groups)
         if self.method_name() != "paper":
-            self.counts.setText(self.tr("<b>{groups:,}</b> groups<br>"
-                                        "{similar:,} similar pairs of {all:,}").format(
-                groups=counts.groups, similar=counts.sum_hits, all=counts.all_pairs))
+            self.counts.setText(groups + "<br>" + self.tr(
+                "{similar:,} similar pairs of {all:,}").format(similar=counts.sum_hits,
+                                                              all=counts.all_pairs))
             return
         checked = self.check.isChecked()
         if checked:
-            text = self.tr("<b>{groups:,}</b> groups<br>{similar:,} similar pairs, confirmed of "
-                           "{before:,} before the content check<br>{candidates:,} candidates "
-                           "of {all:,} pairs")
+            text = self.tr("{similar:,} similar pairs, confirmed of {before:,} before the "
+                           "content check<br>{candidates:,} candidates of {all:,} pairs")
         else:
-            text = self.tr("<b>{groups:,}</b> groups<br>{similar:,} similar pairs (not confirmed "
-                           "by content)<br>{candidates:,} candidates of {all:,} pairs")
+            text = self.tr("{similar:,} similar pairs (not confirmed by content)<br>"
+                           "{candidates:,} candidates of {all:,} pairs")
         # counts between the slider steps may be unknown (the sliders stop on steps)
-        self.counts.setText(text.format(groups=counts.groups, similar=counts.similar,
-                                        before=_count(counts.sum_hits),
-                                        candidates=_count(counts.key_hits),
-                                        all=counts.all_pairs))
+        self.counts.setText(groups + "<br>" + text.format(
+            similar=counts.similar, before=_count(counts.sum_hits),
+            candidates=_count(counts.key_hits), all=counts.all_pairs))
 
     def _tolerances_moved(self, _value: float) -> None:
         if self.method_name() != "paper":

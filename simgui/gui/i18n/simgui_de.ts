@@ -2458,16 +2458,24 @@ Sum-table hits: ähnliche Paare, also Kandidaten, deren Summentabellen ebenfalls
         <translation>&lt;i&gt;Die Anzahlen erscheinen nach einem Scan.&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{groups:,}&lt;/b&gt; groups&lt;br&gt;{similar:,} similar pairs of {all:,}</source>
-        <translation>&lt;b&gt;{groups:,}&lt;/b&gt; Gruppen&lt;br&gt;{similar:,} ähnliche Paare von {all:,}</translation>
+        <source>&lt;b&gt;{n:,}&lt;/b&gt; group</source>
+        <translation>&lt;b&gt;{n:,}&lt;/b&gt; Gruppe</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{groups:,}&lt;/b&gt; groups&lt;br&gt;{similar:,} similar pairs, confirmed of {before:,} before the content check&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
-        <translation>&lt;b&gt;{groups:,}&lt;/b&gt; Gruppen&lt;br&gt;{similar:,} ähnliche Paare, bestätigt von {before:,} vor der Inhaltsprüfung&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
+        <source>&lt;b&gt;{n:,}&lt;/b&gt; groups</source>
+        <translation>&lt;b&gt;{n:,}&lt;/b&gt; Gruppen</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{groups:,}&lt;/b&gt; groups&lt;br&gt;{similar:,} similar pairs (not confirmed by content)&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
-        <translation>&lt;b&gt;{groups:,}&lt;/b&gt; Gruppen&lt;br&gt;{similar:,} ähnliche Paare (nicht über den Inhalt bestätigt)&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
+        <source>{similar:,} similar pairs of {all:,}</source>
+        <translation>{similar:,} ähnliche Paare von {all:,}</translation>
+    </message>
+    <message>
+        <source>{similar:,} similar pairs, confirmed of {before:,} before the content check&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
+        <translation>{similar:,} ähnliche Paare, bestätigt von {before:,} vor der Inhaltsprüfung&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
+    </message>
+    <message>
+        <source>{similar:,} similar pairs (not confirmed by content)&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
+        <translation>{similar:,} ähnliche Paare (nicht über den Inhalt bestätigt)&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
     </message>
 </context>
 <context>
