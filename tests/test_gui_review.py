@@ -587,6 +587,37 @@ def test_folder_states_make_subfolders_references_or_excluded(qtbot, window, tmp
     assert window.folders.references() == [str(root / "backup")]
 
 
+def test_folders_whose_names_are_not_utf8_keep_their_bytes(qtbot, window, tmp_path,
+                                                            monkeypatch):
+    """A folder listed or made a reference in States… is the folder itself, odd bytes and
+    all (a Qt string held for it dropped them: the reference named a folder that does not
+    exist, and the real one's files were not protected)."""
+    import os
+
+    from simgui.gui.folder_tree import REFERENCE, FolderTreeDialog
+
+    base = os.fsencode(str(tmp_path))
+    root = os.fsdecode(base + b"/ph\xf6tos")
+    sub = os.fsdecode(base + b"/ph\xf6tos/caf\xe9")
+    os.makedirs(sub)
+    window.folders.add_folders([root])
+    assert window.folders.folders() == [root]
+    assert window.folders.list.item(0).text().endswith("ph\\xf6tos")  # shown as ls -b
+
+    def choose(dialog):
+        item = dialog.item_for(sub)
+        dialog.tree.clearSelection()
+        item.setSelected(True)
+        dialog.set_state_of_selected(REFERENCE)  # as the Reference button does
+        return FolderTreeDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(FolderTreeDialog, "exec", choose)
+    window.folders.edit_states()
+    assert window.folders.references() == [sub]
+    window.folders.set_reference(root)
+    assert window.folders.references()[0] == root
+
+
 def test_both_views_write_a_similarity_alike_and_a_dash_where_it_is_unknown():
     from simgui.gui.groups_model import similarity_text
 

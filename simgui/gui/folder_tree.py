@@ -97,7 +97,7 @@ class FolderTreeDialog(QDialog):
 
     def _item(self, path: str, text: str) -> QTreeWidgetItem:
         item = QTreeWidgetItem([shown_path(text), ""])
-        item.setData(0, _PATH, path)
+        item.setData(0, _PATH, (path,))  # a tuple: a Qt string drops odd bytes
         item.setData(0, _LOADED, False)
         item.setToolTip(0, shown_path(path))
         item.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
@@ -107,7 +107,7 @@ class FolderTreeDialog(QDialog):
         if item.data(0, _LOADED):
             return
         item.setData(0, _LOADED, True)
-        path = item.data(0, _PATH)
+        path = item.data(0, _PATH)[0]
         try:
             with os.scandir(path) as entries:
                 names = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
@@ -127,10 +127,10 @@ class FolderTreeDialog(QDialog):
         path = os.path.abspath(path)
         items = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
         while items:
-            item = next((i for i in items if _inside(path, i.data(0, _PATH))), None)
+            item = next((i for i in items if _inside(path, i.data(0, _PATH)[0])), None)
             if item is None:
                 return None
-            if item.data(0, _PATH) == path:
+            if item.data(0, _PATH)[0] == path:
                 return item
             item.setExpanded(True)
             self._load_children(item)
@@ -160,14 +160,14 @@ class FolderTreeDialog(QDialog):
 
     def set_state_of_selected(self, state: str) -> None:
         for item in self.tree.selectedItems():
-            self.set_state(item.data(0, _PATH), state)
+            self.set_state(item.data(0, _PATH)[0], state)
 
     def _refresh(self, root: QTreeWidgetItem | None = None) -> None:
         stack = [root] if root is not None else [self.tree.topLevelItem(i) for i in
                                                  range(self.tree.topLevelItemCount())]
         while stack:
             item = stack.pop()
-            path = item.data(0, _PATH)
+            path = item.data(0, _PATH)[0]
             state, source = state_of(path, self.references, self.excluded)
             shown = self.tr(_STATE_TEXT[state])
             item.setText(1, shown if source in ("", path)

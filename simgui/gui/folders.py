@@ -11,7 +11,17 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.reading.scanner import exclude_pattern
+from simgui.core.shown import shown_path
 from simgui.core.units import format_bytes, parse_size
+
+
+#: a listed folder's path, as a 1-tuple: Qt would hold a str as a QString, which drops
+#: the bytes of a name that are not UTF-8 (the list shows them as \xNN)
+_PATH = Qt.ItemDataRole.UserRole
+
+
+def _path_of(item) -> str:
+    return item.data(_PATH)[0]
 
 
 class FolderList(QListWidget):
@@ -134,12 +144,13 @@ class FoldersPanel(QGroupBox):
             if folder in known:
                 continue
             known.add(folder)
-            item = QListWidgetItem(folder)
+            item = QListWidgetItem(shown_path(folder))
+            item.setData(_PATH, (folder,))  # (a tuple: a Qt string drops odd bytes)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if folder in references
                                else Qt.CheckState.Unchecked)
             item.setToolTip(self.tr("{folder}\nTick to make it a reference folder (protected)")
-                            .format(folder=folder))
+                            .format(folder=shown_path(folder)))
             self.list.blockSignals(True)
             self.list.addItem(item)
             self.list.blockSignals(False)
@@ -154,12 +165,12 @@ class FoldersPanel(QGroupBox):
         self.changed.emit()
 
     def folders(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())]
+        return [_path_of(self.list.item(i)) for i in range(self.list.count())]
 
     def references(self) -> list[str]:
         """Reference folders: the ticked ones, and subfolders given that state (States…)
         inside a listed folder."""
-        ticked = [self.list.item(i).text() for i in range(self.list.count())
+        ticked = [_path_of(self.list.item(i)) for i in range(self.list.count())
                   if self.list.item(i).checkState() == Qt.CheckState.Checked]
         listed = self.folders()
         return ticked + [r for r in self._sub_references if r not in ticked and any(
@@ -186,7 +197,7 @@ class FoldersPanel(QGroupBox):
         self.list.blockSignals(True)
         for i in range(self.list.count()):
             item = self.list.item(i)
-            item.setCheckState(Qt.CheckState.Checked if item.text() in references
+            item.setCheckState(Qt.CheckState.Checked if _path_of(item) in references
                                else Qt.CheckState.Unchecked)
         self.list.blockSignals(False)
         self._sub_references = [r for r in references if r not in top]
@@ -197,7 +208,7 @@ class FoldersPanel(QGroupBox):
 
     def set_reference(self, folder: str, on: bool = True) -> None:
         for i in range(self.list.count()):
-            if self.list.item(i).text() == folder:
+            if _path_of(self.list.item(i)) == folder:
                 self.list.item(i).setCheckState(Qt.CheckState.Checked if on
                                                 else Qt.CheckState.Unchecked)
 

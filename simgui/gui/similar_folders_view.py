@@ -380,7 +380,7 @@ class MergeDialog(QDialog):
             item = QListWidgetItem(
                 self.tr("Use A's version of {path} ({percent:.0f} % alike to B/{match})").format(
                     path=_shown(s.relative), percent=s.similarity, match=match))
-            item.setData(Qt.ItemDataRole.UserRole, s.path)
+            item.setData(Qt.ItemDataRole.UserRole, (s.path,))  # a tuple: see preferred
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             self.choices.addItem(item)
@@ -419,8 +419,9 @@ class MergeDialog(QDialog):
         self.resize(760, 520)
 
     def preferred(self) -> list[str]:
-        """A's files whose version the user picked."""
-        return [self.choices.item(i).data(Qt.ItemDataRole.UserRole)
+        """A's files whose version the user picked (each kept as a 1-tuple: a Qt string
+        would drop the bytes of a name that are not UTF-8)."""
+        return [self.choices.item(i).data(Qt.ItemDataRole.UserRole)[0]
                 for i in range(self.choices.count())
                 if self.choices.item(i).checkState() == Qt.CheckState.Checked]
 
