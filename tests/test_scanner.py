@@ -93,20 +93,6 @@ def test_symlinks_are_not_followed_unless_asked_and_loops_end(tmp_path, store):
     assert rep.errors == 0
 
 
-def test_a_followed_link_to_a_file_is_stored_as_the_file_it_names(tmp_path, store):
-    """With --follow-symlinks a link to a file, in the tree or named as a root, is read
-    and stored as the file it names (its real path): reading the link's own path would
-    refuse it, and a clean-up never goes through a link it did not make."""
-    outside = make_tree(tmp_path / "outside", {"o.txt": b"outside", "p.txt": b"named"})
-    root = make_tree(tmp_path / "t", {"f.txt": b"inside"})
-    os.symlink(outside / "o.txt", root / "link-to-o.txt")
-    os.symlink(outside / "p.txt", tmp_path / "link-to-p.txt")
-    rep = scan(store, [root, tmp_path / "link-to-p.txt"], ScanOptions(follow_symlinks=True))
-    assert rep.errors == 0 and rep.status == "completed", rep.issues
-    paths = {os.fsdecode(p) for p in store.files().paths}
-    assert paths == {str(root / "f.txt"), str(outside / "o.txt"), str(outside / "p.txt")}
-
-
 def test_a_link_named_as_a_root_is_an_error_that_says_what_to_scan(tmp_path, store):
     real = make_tree(tmp_path / "real", {"f.txt": b"inside"})
     os.symlink(real, tmp_path / "link")

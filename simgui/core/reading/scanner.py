@@ -149,9 +149,8 @@ class _Walker:
             # message says what to scan instead
             self.issue(root, "error", f"symbolic link to {os.path.realpath(root)}, not "
                        "followed: scan that instead, or follow links (--follow-symlinks)")
-        else:  # (followed, a link named by the user: the file it names, as above)
-            found = self._file(os.path.realpath(root) if self.options.follow_symlinks
-                               and os.path.islink(root) else root, st)
+        else:
+            found = self._file(root, st)
             if found:
                 yield found
 
@@ -201,9 +200,7 @@ class _Walker:
                 if is_dir(st.st_mode):
                     subfolders.append((entry.path, st))
                 else:
-                    # a followed link to a file: the file itself, by its own path (reads
-                    # and clean-ups never go through a link they did not make)
-                    found = file(os.path.realpath(entry.path) if link else entry.path, st)
+                    found = file(entry.path, st)
                     if found:
                         yield found
             stack.extend(reversed(subfolders))  # visit in name order
