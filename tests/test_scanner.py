@@ -93,6 +93,29 @@ def test_symlinks_are_not_followed_unless_asked_and_loops_end(tmp_path, store):
     assert rep.errors == 0
 
 
+def test_a_followed_link_to_a_file_is_skipped_and_its_file_scanned_where_it_lies(
+        tmp_path, store):
+    """--follow-symlinks follows links to folders; a link to a file is skipped with a
+    reason, not an error (reading it refused the link, and failed the scan), and the file
+    is scanned where it lies when its folder is; named as a root, it says what to scan."""
+    from simgui.core.reading.scanner import LINKED_FILE
+
+    outside = make_tree(tmp_path / "outside", {"o.txt": b"outside", "p.txt": b"named"})
+    root = make_tree(tmp_path / "t", {"f.txt": b"inside"})
+    os.symlink(outside / "o.txt", root / "link-to-o.txt")
+    os.symlink(root / "f.txt", root / "a-link-to-f.txt")  # walked before f.txt
+    os.symlink(outside / "p.txt", tmp_path / "link-to-p.txt")
+    rep = scan(store, [root], ScanOptions(follow_symlinks=True))
+    assert rep.errors == 0 and rep.status == "completed"
+    assert {(os.path.basename(p), k, m) for p, k, m in rep.issues} == {
+        ("link-to-o.txt", "skipped", LINKED_FILE), ("a-link-to-f.txt", "skipped", LINKED_FILE)}
+    assert {os.fsdecode(p) for p in store.files().paths} == {str(root / "f.txt")}
+    rep = scan(store, [tmp_path / "link-to-p.txt"], ScanOptions(follow_symlinks=True))
+    (path, kind, message), = rep.issues
+    assert kind == "error" and str(outside / "p.txt") in message
+    assert "--follow-symlinks" not in message  # following would not read it either
+
+
 def test_a_link_named_as_a_root_is_an_error_that_says_what_to_scan(tmp_path, store):
     real = make_tree(tmp_path / "real", {"f.txt": b"inside"})
     os.symlink(real, tmp_path / "link")

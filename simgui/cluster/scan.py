@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from simgui.cluster.dataset import Dataset, Generation, records_table, table_records
 from simgui.core.reading.scanner import (
-    _BATCH_FILES, VANISHED, ScanOptions, _read_small, _Walker, _why, read_file,
+    _BATCH_FILES, LINKED_FILE, VANISHED, ScanOptions, _read_small, _Walker, _why, read_file,
 )
 from simgui.core.store import FileRecord
 from simgui.core.tags import validate_tags
@@ -182,6 +182,8 @@ def run_task(task: Task, options: ScanOptions, part_path: str,
                 continue
             if stat.S_ISDIR(st.st_mode):  # became a folder since the plan
                 found.extend(walker.walk(path))
+            elif link:  # as the walker does inside a folder
+                issue(path, "skipped", LINKED_FILE)
             elif not options.excluded(name, path):
                 one = walker._file(path, st)
                 if one:

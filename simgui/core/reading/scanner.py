@@ -121,6 +121,13 @@ _BY_NAME = operator.attrgetter("name")
 _found = functools.partial(tuple.__new__, _Found)
 
 
+#: Why a followed link to a file is not read: a file is scanned where it lies, so its
+#: path in the store is its own (a link's path would be read and cleaned up through a
+#: link the program did not make, and its real path may lie outside every scanned
+#: folder, where a rescan could never tell it is gone)
+LINKED_FILE = "symbolic link to a file: scanned where it lies, not through the link"
+
+
 class _Walker:
     """Depth-first walk yielding regular files; records what it skips and why.
 
@@ -144,11 +151,14 @@ class _Walker:
             return
         if stat.S_ISDIR(st.st_mode):
             yield from self._walk_dir(root, st)
-        elif stat.S_ISLNK(st.st_mode):
+        elif os.path.islink(root):
             # named by the user, so an error (the scan reads nothing of it), and the
-            # message says what to scan instead
+            # message says what to scan instead (links to folders can be followed; a link
+            # to a file never is, see LINKED_FILE)
+            folder = stat.S_ISLNK(st.st_mode) and os.path.isdir(root)
             self.issue(root, "error", f"symbolic link to {os.path.realpath(root)}, not "
-                       "followed: scan that instead, or follow links (--follow-symlinks)")
+                       "followed: scan that instead" + (", or follow links "
+                                                        "(--follow-symlinks)" if folder else ""))
         else:
             found = self._file(root, st)
             if found:
@@ -199,6 +209,8 @@ class _Walker:
                     continue
                 if is_dir(st.st_mode):
                     subfolders.append((entry.path, st))
+                elif link:
+                    issue(entry.path, "skipped", LINKED_FILE)
                 else:
                     found = file(entry.path, st)
                     if found:
