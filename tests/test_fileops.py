@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import dataclasses
 import os
 import random
 import signal
@@ -171,6 +172,17 @@ def test_copies_of_each_other_are_reduced_to_one_when_the_kept_file_is_an_edit(
     # the user's marks are kept as marked: a marked copy still needs a copy that stays
     marked = plan_marked(groups, [str(t / "x")], action=Action.TRASH, identical_only=True)
     assert [op.path for op in marked.operations] == [str(t / "x")]
+    # links point at the kept file alone, never at a copy a later run may remove
+    linked = plan_removal(groups, action=Action.SYMLINK, identical_only=True)
+    assert not linked.operations and linked.left_similar == 4
+    # another name of a copy that stays is not planned against it (it frees nothing)
+    g = groups[0]
+    y = next(m for m in g.members if m.path == str(t / "y"))
+    alias = dataclasses.replace(y, index=99, path=str(t / "y2"))  # (a bind mount, say)
+    groups = [Group(g.id, g.reference, (*g.members, alias))]
+    plan = plan_removal(groups, action=Action.TRASH, identical_only=True)
+    assert sorted(op.path for op in plan.operations) == [str(t / "x"), str(t / "z")]
+    assert plan.other_names == 1
 
 
 def test_hard_links_need_identity_and_the_same_device(tmp_path, store):

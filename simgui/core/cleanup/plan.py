@@ -205,9 +205,15 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             chosen = [m for m in files if m.path not in protected and m is not kept]
             empty = sum(m.size == 0 for m in chosen)  # left alone, so counted in left
             chosen = [m for m in chosen if m.size]
+            keepers = _set_keepers(chosen, [kept, *(m for m in files if m.path in protected)],
+                                   keep) if identical_only and not action.links else []
+            if keepers:
+                stays = {m.path for m in keepers}
+                chosen = [m for m in chosen if m.path not in stays]
             acted = {m.path for m in chosen}
             stay = [m for m in files if m.path not in acted]
         else:
+            keepers = []
             empty = 0  # marked empty files are acted on like any other
             chosen = [m for m in files if m.path in marked]
             if not chosen:
@@ -230,13 +236,28 @@ def _plan(groups, marked, action, keep, references, identical_only, target_dir,
             plan.refused.append(Refusal(group.id, reason))
             continue
         plan.left_alone += left
-        plan.left_similar += similar
+        plan.left_similar += similar + len(keepers)
         plan.other_names += aliases
         plan.empty += empty
         if ops:
             plan.kept[group.id] = kept
             plan.operations += ops
     return plan
+
+
+def _set_keepers(chosen: list[Member], staying: list[Member], keep: KeepRule) -> list[Member]:
+    """Of the ``chosen`` files, those that stay as their own set's copy: where the rule kept
+    an edited version, the copies of the original are only similar to it but still copies
+    of each other, so the best of each such set by the rule stays (left alone as only
+    similar) and the rest of its set goes as its copies.  A file identical to one that
+    stays anyway needs none.  (Not for links: a link must point at the kept file, never
+    at a file a later run with --include-similar would remove.)"""
+    keepers: list[Member] = []
+    for m in sorted(chosen, key=_RULE_KEYS[keep]):
+        if not any(_identical(m, s) for s in staying) and \
+                not any(_identical(m, k) for k in keepers):
+            keepers.append(m)
+    return keepers
 
 
 def _drop_other_names(chosen: list[Member], stay: list[Member]) -> tuple[list[Member], int]:
@@ -263,20 +284,8 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
     # hard link, on the same device): the kept file, else another file that stays
     pool = [kept] + sorted((s for s in stay if s is not kept),
                            key=_RULE_KEYS[keep]) if by_identity else []
-    # identical copies of each other that are only similar to the kept file (the rule
-    # chose an edited version) are still copies: the best of each such set stays, left
-    # alone as only similar, and justifies acting on the rest of its set
-    keepers = set()
-    for m in sorted(chosen, key=_RULE_KEYS[keep]) if by_identity and not strict else ():
-        if not any(_identical(m, s) for s in pool):
-            pool.append(m)
-            keepers.add(m.path)
     for m in chosen:
         justify = kept
-        if m.path in keepers:
-            left += 1
-            similar += 1
-            continue
         if by_identity:
             justify = next((s for s in pool if _identical(m, s) and (
                 action is not Action.HARDLINK or s.device == m.device)), None)
