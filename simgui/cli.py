@@ -555,7 +555,7 @@ def cmd_similar(args) -> int:
                   "tolerances.")
         for r in rows:
             label = ("identical" if r["identical"] else "?" if r["similarity"] is None
-                     else f"{r['similarity']:6.2f} %")
+                     else f"{format_share(r['similarity'], 2):>6} %")
             print(f"{label:>10}  {format_bytes(r['size']):>9}  {r['path']}")
     return EXIT_OK
 
@@ -641,7 +641,7 @@ def cmd_remove(args) -> int:
                             roots=roots)
         print(plan.describe())
         if not identical_only:
-            _list_similar(plan, pictures=getattr(args, "method", "paper") == "images")
+            _list_similar(plan, pictures=args.method in PICTURE_METHODS)
         elif plan.left_similar:
             print(f"{_files_text(plan.left_similar)} only similar to the kept copy "
                   "left alone (--include-similar to act on them too).")
@@ -729,10 +729,10 @@ def cmd_journal(args) -> int:
                     "target": e.target, "undoable": e.undoable})))
             else:
                 where = f" -> {e.target}" if e.target else ""
-                # (a message that names the target already, "sent to the trash: T", says
-                # only what happened)
-                message = (e.message.removesuffix(f": {e.target}") if e.target
-                           else e.message)
+                # (a message that names the target already, "sent to the trash: T" or
+                # "moved to T", says only what happened)
+                message = (e.message.removesuffix(f": {e.target}").removesuffix(
+                    f" to {e.target}") if e.target else e.message)
                 print(f"{e.state:<8} {e.path}{where}  {message}")
     return EXIT_OK
 

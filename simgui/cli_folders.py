@@ -18,7 +18,7 @@ from simgui.cli_common import (
 )
 from simgui.core.search.export import json_ready
 from simgui.core.search.tolerances import DEFAULT_MIN_FOLDER_SIMILARITY
-from simgui.core.units import format_bytes
+from simgui.core.units import format_bytes, format_share
 
 if TYPE_CHECKING:
     from simgui.core.search.similar_folders import FolderIndex, FolderPair
@@ -135,7 +135,8 @@ def _print_table(pairs: list[FolderPair], min_similarity: float) -> None:
           f"{'TO FREE':>10}  FOLDERS")
     for p in pairs:
         folded = f"  (+{len(p.children)} alike below)" if p.children else ""
-        print(f"{p.similarity:6.1f} % {p.a_in_b:5.1f} % {p.b_in_a:5.1f} % {p.files_a:>8} "
+        print(f"{format_share(p.similarity):>6} % {format_share(p.a_in_b):>5} % "
+              f"{format_share(p.b_in_a):>5} % {p.files_a:>8} "
               f"{p.files_b:>8} {format_bytes(p.bytes_to_free):>10}  A {p.a}"
               f"{' (without B)' if p.nested else ''}")
         print(f"{'':>55}  B {p.b}{folded}")
@@ -162,10 +163,11 @@ def _diff(index: FolderIndex | None, a: str, b: str, fmt: str) -> int:
         pair = index.compare(a, b)  # (in its own order: the more contained folder first)
         a_in_b, b_in_a = ((pair.b_in_a, pair.a_in_b) if pair.a != os.path.abspath(a)
                           else (pair.a_in_b, pair.b_in_a))
-        print(f"A {os.path.abspath(a)}\nB {os.path.abspath(b)}\n{pair.similarity:.1f} % "
-              f"alike: {a_in_b:.1f} % of A is in B, {b_in_a:.1f} % of B is in A")
+        print(f"A {os.path.abspath(a)}\nB {os.path.abspath(b)}\n{format_share(pair.similarity)} % "
+              f"alike: {format_share(a_in_b)} % of A is in B, {format_share(b_in_a)} % of B "
+              "is in A")
         for r in rows:
-            status = (f"similar {r['similarity']:.1f} %" if r["status"] == "similar"
+            status = (f"similar {format_share(r['similarity'])} %" if r["status"] == "similar"
                       else r["status"])
             print(f"{r['side'].upper()}  {status:<15} {format_bytes(r['size']):>10}  "
                   f"{r['relative']}")

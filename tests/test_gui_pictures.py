@@ -129,5 +129,6 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
         window.grab().save(os.path.join(SHOTS, "pictures-window.png"))
     choose(qtbot, window, "images-rotated")
     assert model.rowCount(model.index(0, 0)) == 4  # the turned copy too
+    assert window.details.pictures_method  # its similarities say how alike, too
     threshold.set_value(0)
     qtbot.waitUntil(lambda: window.tolerance.tolerances().sum == 0)

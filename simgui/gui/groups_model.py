@@ -632,7 +632,8 @@ class GroupsModel(QAbstractItemModel):
         if column == SIMILARITY:
             known = t.similarity[lo:hi][~np.isnan(t.similarity[lo:hi])]
             low = float(known.min()) if len(known) else math.nan
-            return "100 %" if low >= 100 else "—" if math.isnan(low) else f"≥ {low:.2f} %"
+            return ("100 %" if low >= 100 else "—" if math.isnan(low)
+                    else f"≥ {format_share(low, 2)} %")
         if column == IDENTICAL:
             same = int(t.identical[lo + 1:hi].sum())
             return (self.tr("all copies") if same == n - 1

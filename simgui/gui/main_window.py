@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSize, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QInputDialog, QLabel, QListWidget, QMainWindow,
@@ -673,7 +673,7 @@ class MainWindow(QMainWindow):
         self.problems.clear()
         self.add_problems(results.issues)
         self.analysis = results.analysis
-        self.details.pictures_method = results.analysis.settings.method == "images"
+        self.details.pictures_method = results.analysis.settings.method in methods.PICTURE_METHODS
         if results.analysis.settings.method != self.tolerance.method_name() or \
                 self.tolerance.tolerances().content < results.analysis.stats.content_floor:
             # the method changed, or the content check was turned off, while this job

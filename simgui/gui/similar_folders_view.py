@@ -27,7 +27,7 @@ from simgui.core.search.groups import GroupTable
 from simgui.core.search.similar_folders import (
     DEFAULT_MIN_SIMILARITY, FileStatus, FolderIndex, FolderPair,
 )
-from simgui.core.units import format_bytes
+from simgui.core.units import format_bytes, format_share
 from simgui.gui.tasks import Task, Tasks
 
 # the headers and statuses, translated where shown (context "SimilarFoldersView")
@@ -92,7 +92,8 @@ class _Side(QWidget):
             text, color = _STATUS[f.status]
             text = _tr(text)
             if f.status == "similar":
-                text = self.tr("similar {percent:.0f} %").format(percent=f.similarity)
+                text = self.tr("similar {percent} %").format(
+                    percent=format_share(f.similarity, 0))
             item = QTreeWidgetItem(parent, [_shown(parts[-1]), text, format_bytes(f.size)])
             item.setForeground(1, QBrush(color))
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
@@ -290,7 +291,8 @@ class SimilarFoldersView(QWidget):
 
         def add(parent, p: FolderPair):
             item = QTreeWidgetItem(parent, [
-                f"{p.similarity:.1f} %", f"{p.a_in_b:.1f} %", f"{p.b_in_a:.1f} %",
+                f"{format_share(p.similarity)} %", f"{format_share(p.a_in_b)} %",
+                f"{format_share(p.b_in_a)} %",
                 f"{p.files_a:,}", f"{p.files_b:,}", format_bytes(p.bytes_to_free),
                 _shown(p.a) + (self.tr(" (without B)") if p.nested else ""), _shown(p.b)])
             for c in range(6):
@@ -378,8 +380,9 @@ class MergeDialog(QDialog):
         for s in similar:
             match = _shown(os.path.relpath(s.match, plan.b))
             item = QListWidgetItem(
-                self.tr("Use A's version of {path} ({percent:.0f} % alike to B/{match})").format(
-                    path=_shown(s.relative), percent=s.similarity, match=match))
+                self.tr("Use A's version of {path} ({percent} % alike to B/{match})").format(
+                    path=_shown(s.relative), percent=format_share(s.similarity, 0),
+                    match=match))
             item.setData(Qt.ItemDataRole.UserRole, (s.path,))  # a tuple: see preferred
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)

@@ -1613,8 +1613,8 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
         <translation>Ordner zusammenführen</translation>
     </message>
     <message>
-        <source>Use A&apos;s version of {path} ({percent:.0f} % alike to B/{match})</source>
-        <translation>Die Fassung von A für {path} verwenden ({percent:.0f} % gleich mit B/{match})</translation>
+        <source>Use A&apos;s version of {path} ({percent} % alike to B/{match})</source>
+        <translation>Die Fassung von A für {path} verwenden ({percent} % gleich mit B/{match})</translation>
     </message>
     <message>
         <source>Files only similar to B&apos;s version (unchecked: A&apos;s version is kept beside B&apos;s; checked: it replaces B&apos;s, which goes to the trash):</source>
@@ -2493,8 +2493,8 @@ Sum-table hits: ähnliche Paare, also Kandidaten, deren Summentabellen ebenfalls
         <translation>Größe</translation>
     </message>
     <message>
-        <source>similar {percent:.0f} %</source>
-        <translation>ähnlich {percent:.0f} %</translation>
+        <source>similar {percent} %</source>
+        <translation>ähnlich {percent} %</translation>
     </message>
     <message>
         <source>
