@@ -62,6 +62,9 @@ def add_commands(commands, db, search) -> None:
     p.add_argument("--prefer-a", metavar="PATH", type=_path, action="append", default=[],
                    help="with --merge: a file of A only similar to one of B whose version "
                         "wins (B's version goes to the trash); repeat for more")
+    p.add_argument("--reference", action="append", default=[], metavar="DIR", type=_path,
+                   help="protect DIR: --trash, --move and --merge refuse to touch a file in "
+                        "it (repeatable)")
     p.add_argument("--dry-run", action="store_true", help="with --trash, --move or --merge: "
                    "print the plan, change nothing")
     p.add_argument("--yes", "-y", action="store_true", help="with --trash, --move or --merge: "
@@ -187,6 +190,7 @@ def _trash(args, store) -> int:
         raise CommandError(f"{option} {args.trash or args.move}: no scanned file is in this "
                            "folder")
     plan = plan_folder_removal(index, folder, roots=store.scanned_roots(),
+                               references=args.reference,
                                move_to=None if args.trash else args.to)
     if plan.refused:
         print(f"simgui: {folder} is not {'trashed' if args.trash else 'moved'}: "
@@ -223,7 +227,8 @@ def _merge(args, store) -> int:
     for option, folder in (("--merge", a), ("--into", b)):
         if index is None or folder not in index.ids:
             raise CommandError(f"{option} {folder}: no scanned file is in this folder")
-    plan = plan_merge(index, a, b, roots=store.scanned_roots(), prefer_a=args.prefer_a)
+    plan = plan_merge(index, a, b, roots=store.scanned_roots(), prefer_a=args.prefer_a,
+                      references=args.reference)
     if plan.refused:
         print(f"simgui: {plan.describe()}", file=sys.stderr)
         return EXIT_SOME_FAILED

@@ -211,6 +211,37 @@ def test_nested_or_unscanned_folders_are_refused(merge_tree, capsys):
     assert capsys.readouterr().err.startswith("simgui: --into")
 
 
+def test_a_reference_folder_is_never_merged_away_or_trashed(merge_tree, capsys):
+    """Reference folders are never touched: a merge that would send one of their files to
+    the trash (A's, or B's version replaced by A's) and a folder's Trash or Move whose
+    folder lies in one are refused whole; a merge only copies into a reference B."""
+    from simgui.core.cleanup.folder_removal import plan_folder_removal
+
+    a, b, db = merge_tree
+    with Store(db) as store:
+        index, roots = index_of(store), store.scanned_roots()
+        refused = plan_merge(index, str(a), str(b), roots=roots, references=[str(a / "sub")])
+        assert refused.refused and not refused.steps
+        assert "is in a reference folder" in refused.refused[0]
+        assert plan_merge(index, str(a), str(b), roots=roots, references=[str(b)],
+                          prefer_a=[str(a / "sim.txt")]).refused  # B's version would go
+        into = plan_merge(index, str(a), str(b), roots=roots, references=[str(b)])
+        assert not into.refused and all(s.path.startswith(str(a)) for s in into.steps
+                                        if s.kind != COPY)
+        (refusal,) = plan_folder_removal(index, str(b), roots=roots,
+                                         references=[str(b.parent)]).refused
+        assert "is in a reference folder" in refusal.reason
+    before = tree(a.parent)
+    capsys.readouterr()
+    assert main(["folders", "--db", db, "--merge", str(a), "--into", str(b), "--reference",
+                 str(a), "--yes"]) == 1
+    assert "is in a reference folder" in capsys.readouterr().err
+    assert main(["folders", "--db", db, "--trash", str(a), "--reference", str(a.parent),
+                 "--yes"]) == 1
+    assert "is in a reference folder" in capsys.readouterr().err
+    assert tree(a.parent) == before
+
+
 def test_merge_dry_run_changes_nothing(merge_tree, capsys):
     a, b, db = merge_tree
     before = tree(a.parent)

@@ -149,6 +149,12 @@ def test_trashing_a_folder_from_the_window_keeps_copies_and_refuses_losses(
     window.trash_folder(str(root / "other"))  # alone.txt has no copy anywhere
     assert "not trashed" in window.status_text.text() and "alone.txt" in shown[-1]
     assert sorted(p.name for p in (root / "other").iterdir()) == other
+    with qtbot.waitSignal(window.folders_view.pairs_ready, timeout=WAIT_MS):
+        window.folders.set_reference(str(root))  # the whole tree protected: nothing goes
+    window.trash_folder(str(root / "backup"))
+    assert "is in a reference folder" in shown[-1] and len(list((root / "backup").iterdir()))
+    with qtbot.waitSignal(window.folders_view.pairs_ready, timeout=WAIT_MS):
+        window.folders.set_reference(str(root), False)
     with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
                           check_params_cb=lambda busy: not busy):
         window.trash_folder(str(root / "backup"))

@@ -1009,7 +1009,8 @@ class MainWindow(QMainWindow):
         index = self.folders_view.index
         if index is None or self.tasks.busy:
             return
-        plan = plan_folder_removal(index, folder, roots=self.folders.folders())
+        plan = plan_folder_removal(index, folder, roots=self.folders.folders(),
+                                   references=self.protected_folders())
         if plan.refused:
             message = self.tr("{folder} is not trashed: {reason}").format(
                 folder=_shown(folder), reason=_shown(plan.refused[0].reason))
@@ -1036,7 +1037,7 @@ class MainWindow(QMainWindow):
         if index is None or self.tasks.busy:
             return
         roots = self.folders.folders()
-        plan = plan_merge(index, a, b, roots=roots)
+        plan = plan_merge(index, a, b, roots=roots, references=self.protected_folders())
         if plan.refused:
             message = _shown(describe_merge(plan))
             self.set_status(message)
@@ -1049,7 +1050,8 @@ class MainWindow(QMainWindow):
             self.set_status(self.tr("Nothing was changed."))
             return
         if dialog.preferred():
-            plan = plan_merge(index, a, b, roots=roots, prefer_a=dialog.preferred())
+            plan = plan_merge(index, a, b, roots=roots, prefer_a=dialog.preferred(),
+                              references=self.protected_folders())
         self._start(Task(self.tr("Merging folders"), merge_job, self.store_path(), plan, roots,
                          self.scan_options(), self.search_settings()))
 

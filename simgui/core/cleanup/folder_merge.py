@@ -32,6 +32,7 @@ from simgui.core.cleanup import actions, journal, trash
 from simgui.core.cleanup.actions import Identity, Outcome, Skip
 from simgui.core.cleanup.opened import NO_LINKS, OpenedFolders
 from simgui.core.cleanup.running import BatchResult, run_batch
+from simgui.core.folders import folder_test
 from simgui.core.progress import ProgressCallback
 from simgui.core.search.groups import Member
 from simgui.core.search.similar_folders import FolderIndex
@@ -116,10 +117,12 @@ def _member(index: FolderIndex, f: int) -> Member:
 
 
 def plan_merge(index: FolderIndex, a: str, b: str, *, roots: Sequence[str],
-               prefer_a: Iterable[str] = ()) -> MergePlan:
+               prefer_a: Iterable[str] = (), references: Sequence[str] = ()) -> MergePlan:
     """Merge folder ``a`` into ``b`` (see the module): refused, with the reason, when a
-    folder holds no scanned file, one holds the other, or a folder of B on the way is a
-    link.  ``prefer_a``: A's similar files whose version replaces B's."""
+    folder holds no scanned file, one holds the other, a folder of B on the way is a
+    link, or a file it would send to the trash lies in a reference folder
+    (``references``: never touched).  ``prefer_a``: A's similar files whose version
+    replaces B's."""
     a, b = os.path.abspath(a), os.path.abspath(b)
     roots = sorted((os.path.abspath(r) for r in roots), key=len, reverse=True)
     plan = MergePlan(a, b, roots=roots)
@@ -182,6 +185,12 @@ def plan_merge(index: FolderIndex, a: str, b: str, *, roots: Sequence[str],
         else:
             plan.steps.append(MergeStep(TRASH_A, _member(index, s.file),
                                         source=seq_of_copy[s.file]))
+    protected = folder_test([os.path.abspath(r) for r in references], resolve_links=True)
+    first = next((s.path for s in plan.steps if s.kind != COPY and protected(s.path)),
+                 None) if references else None
+    if first is not None:
+        plan.refused.append(f"{first} is in a reference folder; nothing is touched")
+        plan.steps.clear()
     return plan
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simgui.core.cleanup.plan import Action, Operation, Plan, Refusal
+from simgui.core.folders import folder_test
 from simgui.core.search.similar_folders import FolderIndex
 
 #: the files named in a refusal, at most
@@ -25,9 +26,10 @@ _NAMED = 5
 
 
 def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str],
-                        move_to: str | None = None) -> Plan:
+                        move_to: str | None = None, references: Sequence[str] = ()) -> Plan:
     """Trash every scanned file of ``folder`` (its whole subtree), each kept as an
-    identical copy outside it; refused (no operation) if one has none.
+    identical copy outside it; refused (no operation) if one has none, or if one lies in
+    a reference folder (``references``: those are never touched).
 
     ``roots``: the scanned folders the batch walks from (never through a link).
     ``move_to``: move the files to ``move_to/<folder's name>/...`` instead (the same
@@ -47,12 +49,19 @@ def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]
         plan.refused.append(Refusal(0, f"no scanned file is in {folder}"))
         return plan
     inside = index.files_under(f)
+    paths = index.table.files.paths
+    protected = folder_test([os.path.abspath(r) for r in references], resolve_links=True)
+    first = next((paths[i] for i in inside.tolist() if protected(paths[i])), None) \
+        if references else None
+    if first is not None:
+        plan.refused.append(Refusal(0, f"{first} is in a reference folder; nothing is "
+                                       "touched"))
+        return plan
     mine = np.zeros(index.n_files, bool)
     mine[inside] = True
     table = index.table
     # per content, a file outside the folder that has it (the shortest path)
     outside = np.flatnonzero(~mine)
-    paths = table.files.paths
     keep_of: dict[int, int] = {}
     for g in sorted(outside.tolist(), key=lambda g: (len(paths[g]), paths[g])):
         keep_of.setdefault(int(index.file_content[g]), g)
