@@ -186,9 +186,13 @@ def warm_up(*, progress=None) -> None:
     step(3)
     n = 4
     tables = np.arange(n * 16, dtype=np.int64).reshape(n, 16) * 100
+    # with fingerprints, as a scan stores them: the default search confirms by content
+    signatures = np.arange(n * 128, dtype=np.uint32).reshape(n, 128) // 3
     files = StoredFiles(ids=np.arange(n), paths=[f"/w/{i}" for i in range(n)],
                         sizes=tables.sum(axis=1), mtimes_ns=np.zeros(n, np.int64),
                         devices=np.zeros(n, np.int64), inodes=np.arange(n), tables=tables,
-                        hashes=[bytes(16)] * n, extensions=[""] * n)
+                        hashes=[bytes(16)] * n, extensions=[""] * n,
+                        simhashes=np.arange(n, dtype=np.uint64), signatures=signatures,
+                        fingerprinted=np.ones(n, np.bool_))
     Analysis.build(files).groups(Tolerances())
     step(WARM_UP_STEPS)
