@@ -196,8 +196,11 @@ def test_files_that_cannot_be_read_are_listed_not_shown_in_dialogs(qtbot, window
     root.mkdir()
     make_tree(root)
     os.mkfifo(root / "other" / "pipe")  # never opened: reading it would block the scan
+    os.mkfifo(os.fsencode(str(root / "other")) + b"/caf\xe9 pipe")  # its name not UTF-8
     scan(qtbot, window, root)
     assert any("pipe" in window.problems.item(i).text()
+               for i in range(window.problems.count()))
+    assert any("caf\\xe9 pipe" in window.problems.item(i).text()  # as ls -b shows it
                for i in range(window.problems.count()))
     assert window.problems_button.isVisible()
 

@@ -654,7 +654,8 @@ class MainWindow(QMainWindow):
 
     def add_problems(self, issues) -> None:
         for path, kind, message in issues:
-            self.problems.addItem(f"{path}: {message}" if path else message)
+            # (a name that is not UTF-8 shows as \xNN; a message may quote one too)
+            self.problems.addItem(_shown(f"{path}: {message}" if path else message))
         n = self.problems.count()
         self.problems_button.setText((self.tr("{n:,} problem") if n == 1
                                       else self.tr("{n:,} problems")).format(n=n))
