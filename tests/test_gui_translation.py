@@ -313,7 +313,7 @@ def test_a_plan_and_its_result_read_in_german(qtbot, german):
     assert describe_plan(plan).splitlines()[0] == (
         "1 Datei (10 B) in den Papierkorb verschieben; eine Datei der Gruppe bleibt.")
     result = BatchResult(3, "trash", [FileResult("/d/b", "done", size=10)])
-    assert describe_batch(result).startswith("Bereinigung 3 (trash): 1 erledigt")
+    assert describe_batch(result).startswith("Bereinigung 3 (Papierkorb): 1 erledigt")
 
 
 @st.composite

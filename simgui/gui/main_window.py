@@ -36,7 +36,7 @@ from simgui.gui.details import DetailsPanel, FileDetails
 from simgui.gui.folders import FoldersPanel
 from simgui.gui.groups_model import GroupsModel
 from simgui.gui.groups_view import GroupsView
-from simgui.gui.plan_text import describe_batch, describe_merge, describe_plan
+from simgui.gui.plan_text import action_word, describe_batch, describe_merge, describe_plan
 from simgui.gui.similar_folders_view import SimilarFoldersView
 from simgui.gui.tasks import Task, Tasks
 from simgui.gui.tolerance import TolerancePanel
@@ -1314,11 +1314,14 @@ class MainWindow(QMainWindow):
             return
         done = last.counts.get("done", 0)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
-        answer = QMessageBox.question(
-            self, self.tr("Undo"),
-            self.tr("Put back the {n:,} files of clean-up {id} ({action}, {when})?\nFiles whose "
-                    "original place is taken again are left where they are.").format(
-                n=done, id=last.id, action=last.action, when=when))
+        question = (self.tr("Put back the {n:,} file of clean-up {id} ({action}, {when})?\n"
+                            "Files whose original place is taken again are left where they "
+                            "are.") if done == 1 else
+                    self.tr("Put back the {n:,} files of clean-up {id} ({action}, {when})?\n"
+                            "Files whose original place is taken again are left where they "
+                            "are."))
+        answer = QMessageBox.question(self, self.tr("Undo"), question.format(
+            n=done, id=last.id, action=action_word(last.action), when=when))
         if answer != QMessageBox.StandardButton.Yes:
             return
         self._start(Task(self.tr("Undoing"), jobs.undo_last, self.store_path(),

@@ -10,9 +10,24 @@ happen to the files.  Without a translation the texts are the core's, word for w
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from simgui.core.units import format_bytes
+
+#: the journal's names of a clean-up's action, as the window says them
+_ACTIONS = {"trash": QT_TRANSLATE_NOOP("PlanText", "trash"),
+            "delete": QT_TRANSLATE_NOOP("PlanText", "delete"),
+            "move": QT_TRANSLATE_NOOP("PlanText", "move"),
+            "hardlink": QT_TRANSLATE_NOOP("PlanText", "hardlink"),
+            "symlink": QT_TRANSLATE_NOOP("PlanText", "symlink"),
+            "merge": QT_TRANSLATE_NOOP("PlanText", "merge"),
+            "undo": QT_TRANSLATE_NOOP("PlanText", "undo")}
+
+
+def action_word(action: str) -> str:
+    """A clean-up's action (the journal's word: trash, move, merge, ...), translated."""
+    return QCoreApplication.translate("PlanText", _ACTIONS[action]) if action in _ACTIONS \
+        else action
 
 
 def _count(n: int, one: str, many: str, **more) -> str:
@@ -96,7 +111,7 @@ def describe_batch(result) -> str:
     head = QCoreApplication.translate(
         "PlanText", "Clean-up {id} ({action}): {done:,} done ({size}), {skipped:,} skipped, "
         "{failed:,} failed").format(
-            id=result.batch_id, action=result.action, done=len(result.done),
+            id=result.batch_id, action=action_word(result.action), done=len(result.done),
             size=format_bytes(result.bytes_done), skipped=len(result.skipped),
             failed=len(result.failed))
     head += (QCoreApplication.translate("PlanText", ", cancelled") if result.cancelled

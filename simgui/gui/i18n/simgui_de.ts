@@ -1532,6 +1532,12 @@ Diese Suche verwendet {method}: siehe Fingerabdruck-Abstände.</translation>
         <translation>Nichts rückgängig zu machen.</translation>
     </message>
     <message>
+        <source>Put back the {n:,} file of clean-up {id} ({action}, {when})?
+Files whose original place is taken again are left where they are.</source>
+        <translation>Die {n:,} Datei der Bereinigung {id} ({action}, {when}) zurücklegen?
+Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</translation>
+    </message>
+    <message>
         <source>Put back the {n:,} files of clean-up {id} ({action}, {when})?
 Files whose original place is taken again are left where they are.</source>
         <translation>Die {n:,} Dateien der Bereinigung {id} ({action}, {when}) zurücklegen?
@@ -1666,6 +1672,34 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
 </context>
 <context>
     <name>PlanText</name>
+    <message>
+        <source>trash</source>
+        <translation>Papierkorb</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>löschen</translation>
+    </message>
+    <message>
+        <source>move</source>
+        <translation>verschieben</translation>
+    </message>
+    <message>
+        <source>hardlink</source>
+        <translation>Hardlink</translation>
+    </message>
+    <message>
+        <source>symlink</source>
+        <translation>symbolischer Link</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>zusammenführen</translation>
+    </message>
+    <message>
+        <source>undo</source>
+        <translation>rückgängig</translation>
+    </message>
     <message>
         <source>{n:,} file ({size})</source>
         <translation>{n:,} Datei ({size})</translation>
