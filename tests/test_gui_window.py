@@ -137,6 +137,9 @@ def test_moving_marked_files_runs_through_the_safe_operations(qtbot, window, tmp
         + len(list((root / "other").iterdir())) == 19 - 12
     assert window.model.rowCount() == 0
     assert "12 done" in window.status_text.text()
+    # the empty view says why, and how to go back (not "raise the tolerance")
+    assert "Nothing left to clean up" in window.groups.empty.text()
+    assert "Undo Last Clean-up" in window.groups.empty.text()
 
 
 def test_settings_are_remembered(qtbot, tmp_path):

@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self._tolerances_pending = False
         self._chart_stale = True
         self._last_undoable = None  # the journal batch Undo would put back
+        self._cleaned_up = False  # the results shown are those a clean-up left
         self._stale = False  # folders or references changed while a job ran
         self._warm_task: Task | None = None  # the kernels' first-start preparation
         self._warm_progress: Progress | None = None
@@ -687,6 +688,7 @@ class MainWindow(QMainWindow):
             self._update_actions()
             return
         self._last_undoable = results.last_undoable
+        self._cleaned_up = results.batch is not None
         if results.batch is not None or results.undone is not None:
             self.model.clear_marks()  # files moved back must not come back ticked
         if results.analysis.settings.method == "paper":
@@ -766,6 +768,10 @@ class MainWindow(QMainWindow):
                 "<h3>Not scanned yet</h3><p>Press <b>Scan</b> to read the files of:{names}</p>"
                 "<p>Nothing is known about these folders until they are scanned.</p>").format(
                     names=names))
+        elif self._cleaned_up and self._last_undoable is not None:
+            self.groups.set_empty_text(self.tr(
+                "<h3>Nothing left to clean up</h3><p>The clean-up took care of every group "
+                "at these settings. <b>Undo Last Clean-up</b> puts its files back.</p>"))
         else:
             self.groups.set_empty_text(
                 self.tr("<h3>No identical or similar files</h3><p>Nothing matches at these "

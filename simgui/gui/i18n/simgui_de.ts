@@ -942,6 +942,10 @@ Nur das Diagramm ändert sich: Der Schlüssel der Suche wird im Bereich „Suche
 <context>
     <name>MainWindow</name>
     <message>
+        <source>&lt;h3&gt;Nothing left to clean up&lt;/h3&gt;&lt;p&gt;The clean-up took care of every group at these settings. &lt;b&gt;Undo Last Clean-up&lt;/b&gt; puts its files back.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Nichts mehr zu bereinigen&lt;/h3&gt;&lt;p&gt;Die Bereinigung hat jede Gruppe bei diesen Einstellungen erledigt. &lt;b&gt;Bereinigung rückgängig&lt;/b&gt; legt ihre Dateien zurück.&lt;/p&gt;</translation>
+    </message>
+    <message>
         <source>Move to Trash</source>
         <translation>In den Papierkorb</translation>
     </message>
