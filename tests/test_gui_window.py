@@ -194,6 +194,21 @@ def test_dropped_folders_are_added(qtbot, window, tmp_path):
     assert window.scan_action.isEnabled()
 
 
+def test_a_file_dropped_on_the_folders_says_it_was_not_added(qtbot, window, tmp_path):
+    """Only folders are scanned: a file added says so in the status bar, and nothing else
+    happens that would write over the message (no search starts: nothing changed)."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    scan(qtbot, window, root)
+    changed = []
+    window.folders.changed.connect(lambda: changed.append(True))
+    window.folders.add_folders([str(root / "other" / "alone.txt")])
+    assert not changed and not window.tasks.busy
+    assert window.status_text.text() == f"Not a folder, not added: {root / 'other' / 'alone.txt'}"
+    assert window.folders.folders() == [str(root)]
+
+
 def test_files_that_cannot_be_read_are_listed_not_shown_in_dialogs(qtbot, window, tmp_path):
     root = tmp_path / "tree"
     root.mkdir()

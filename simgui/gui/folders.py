@@ -127,13 +127,15 @@ class FoldersPanel(QGroupBox):
     def add_folders(self, folders: list[str], references: list[str] | None = None) -> None:
         """Add ``folders``; ``references`` (when given: the whole list, as settings keep
         it) ticks the listed ones and keeps the subfolders among them as references."""
-        if references is not None:
+        given = references is not None
+        if given:
             top = {os.path.abspath(f) for f in [*self.folders(), *folders]}
             self._sub_references = [os.path.abspath(r) for r in references
                                     if os.path.abspath(r) not in top]
         references = references or ()
         known = set(self.folders())
         self.rejected = []
+        added = 0
         for folder in folders:
             folder = os.path.abspath(folder)
             if os.path.islink(folder):  # a scan does not follow links: the folder it names
@@ -154,10 +156,12 @@ class FoldersPanel(QGroupBox):
             self.list.blockSignals(True)
             self.list.addItem(item)
             self.list.blockSignals(False)
+            added += 1
+        if added or given:  # (else nothing changed, and the notice below stays)
+            self.changed.emit()
         if self.rejected:
             self.notice.emit(self.tr("Not a folder, not added: {folders}")
-                             .format(folders=", ".join(self.rejected)))
-        self.changed.emit()
+                             .format(folders=", ".join(map(shown_path, self.rejected))))
 
     def remove_selected(self) -> None:
         for item in self.list.selectedItems():
