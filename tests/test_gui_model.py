@@ -1,6 +1,7 @@
 """The groups model: Qt's model tester finds no inconsistency; sorting, filtering and marks work."""
 
 import functools
+import os
 
 import numpy as np
 import pytest
@@ -75,6 +76,20 @@ def test_filter_keeps_whole_groups_with_a_matching_path(model):
     assert model.rowCount(model.index(0, 0)) == 4
     model.set_filter("")
     assert model.rowCount() == 30
+
+
+def test_filter_finds_a_name_that_is_not_utf8_as_it_is_shown(qtbot):
+    """Such a name shows its odd byte as \\xNN; typing what is shown finds it."""
+    files = files_with_groups(n_groups=3)
+    odd = os.fsdecode(b"/data/copies/caf\xe9.bin")
+    files.paths[5] = odd  # a member of the second group
+    m = GroupsModel()
+    m.set_table(Analysis.build(files).groups(Tolerances(1, 1)), ())
+    m.set_filter("CAF\\xE9")
+    assert m.rowCount() == 1
+    group = m.index(0, 0)
+    shown = [m.data(m.index(r, NAME, group)) for r in range(m.rowCount(group))]
+    assert "caf\\xe9.bin" in shown
 
 
 def test_marks_skip_references_and_reference_folders(model, qtbot):

@@ -248,8 +248,8 @@ class GroupsModel(QAbstractItemModel):
             return
         groups = np.arange(len(t))
         if self._filter:
-            if self._folded is None:
-                self._folded = [t.files.paths[f].casefold() for f in t.rows]
+            if self._folded is None:  # as shown: a byte that is not UTF-8 reads \xNN
+                self._folded = [shown_path(t.files.paths[f]).casefold() for f in t.rows]
             hit_rows = np.fromiter((self._filter in p for p in self._folded), bool, len(t.rows))
             groups = np.unique(t.group_of_row[hit_rows])
         column, order = self._sort
