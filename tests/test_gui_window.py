@@ -230,6 +230,10 @@ def test_a_filter_matching_nothing_says_so(qtbot, window, tmp_path):
     assert "no such name" in window.groups.no_match.text()
     window.groups.filter.clear()
     assert window.groups.stack.currentWidget() is window.groups.tree
+    # few groups: shown open again, as before the filter (it left them all closed)
+    tree, model = window.groups.tree, window.model
+    assert 0 < model.rowCount() <= 20
+    assert all(tree.isExpanded(model.index(r, 0)) for r in range(model.rowCount()))
 
 
 def test_opened_groups_stay_open_when_a_slider_moves(qtbot, window, tmp_path):

@@ -179,7 +179,7 @@ class GroupsView(QWidget):
         self.show_action.triggered.connect(self.show_current_in_folder)
         self.tree.doubleClicked.connect(self._double_clicked)
         self.tree.customContextMenuRequested.connect(self._context_menu)
-        self.filter.textChanged.connect(model.set_filter)
+        self.filter.textChanged.connect(self._filter_changed)
         self.filter.textChanged.connect(lambda _text: self._update_empty_state())
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
         self.tree.selectionModel().currentChanged.connect(self._selection_changed)
@@ -320,6 +320,12 @@ class GroupsView(QWidget):
         t = self.model.table
         g = self.model.group_of(group_index)
         return t.files.paths[int(t.rows[t.start[g]])] if t is not None and g >= 0 else None
+
+    def _filter_changed(self, text: str) -> None:
+        # the groups shown change as for new results: few of them show open (also when
+        # the filter is cleared, which showed every group closed)
+        self.open_few_next = True
+        self.model.set_filter(text)
 
     def _remember_expanded(self, index: QModelIndex) -> None:
         path = self._reference_path(index)
