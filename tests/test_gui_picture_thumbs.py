@@ -230,3 +230,24 @@ def test_other_groups_hide_the_column_and_the_user_can_show_it(qtbot, window, tm
     assert view.tree.visualRect(view.model.index(0, 0)).height() >= view.thumbnails.side
     view.tree.viewport().grab()
     assert view.thumbnails.pending() == 0  # nothing to decode: no file is a picture
+
+
+def test_a_few_groups_of_pictures_among_many_do_not_make_every_row_tall(qtbot, window,
+                                                                       tmp_path):
+    """The column shows by itself when the groups are mostly of pictures; one group of
+    photos among the groups of other files leaves the rows compact (the header's menu
+    shows the column)."""
+    from tests.test_gui_window import make_tree, scan
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)  # six groups of other files
+    landscape().save(root / "holiday.jpg", quality=92)
+    landscape().save(root / "other" / "holiday-copy.jpg", quality=92)
+    scan(qtbot, window, root)
+    view = window.groups
+    t = window.table
+    kinds = [t.files.paths[int(t.rows[t.start[g]])].endswith(".jpg") for g in range(len(t))]
+    assert kinds.count(True) == 1 and len(kinds) == 7
+    assert not view.shows_pictures() and view.tree.isColumnHidden(PICTURE)
+    assert view.tree.visualRect(view.model.index(0, 0)).height() < view.thumbnails.side

@@ -257,15 +257,18 @@ class GroupsView(QWidget):
         self.fit_columns()
 
     def shows_pictures(self) -> bool:
-        """Whether the groups are of pictures: a group reference (of the first few
-        thousand) is a picture."""
+        """Whether the groups are of pictures: at least half of the group references (of
+        the first few thousand) are.  (Any one made every row as tall as a thumbnail, in a
+        collection of text files with a folder of photos among them.)"""
         t = self.model.table
         if t is None or len(t) == 0:
             return False
         references = t.rows[t.start[:-1]][:_PICTURE_PROBE]
         if t.files.is_picture is not None:  # decoded as pictures by the scan: one lookup
-            return bool(t.files.is_picture[references].any())  # (a slider move runs this)
-        return any(is_picture_path(t.files.paths[int(f)]) for f in references)
+            pictures = int(t.files.is_picture[references].sum())  # (a slider move runs this)
+        else:
+            pictures = sum(is_picture_path(t.files.paths[int(f)]) for f in references)
+        return 2 * pictures >= len(references)
 
     def _update_picture_column(self) -> None:
         """Show the Picture column when the groups become groups of pictures, hide it
