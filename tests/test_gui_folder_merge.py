@@ -64,3 +64,35 @@ def test_merging_from_the_window_then_undo(qtbot, window, tmp_path, monkeypatch)
                           check_params_cb=lambda busy: not busy):
         window.undo_last()
     assert tree(a) == before_a and tree(b) == before_b
+
+
+def test_a_merge_into_a_reference_folder_never_replaces_its_files(qtbot, window, tmp_path,
+                                                                   monkeypatch):
+    """Into a reference folder B a merge only copies; picking A's version of a file,
+    which would send B's to the trash, is refused with the reason, and nothing runs."""
+    from tests.test_gui_window import scan
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "m"
+    a, b = root / "a", root / "b"
+    a.mkdir(parents=True)
+    b.mkdir()
+    base = bytes(range(256)) * 80
+    (a / "notes.txt").write_bytes(base + b"A's ending" * 30)
+    (b / "notes.txt").write_bytes(base + b"B's ending" * 30)
+    window.folders.add_folders([str(a), str(b)], references=[str(b)])
+    scan(qtbot, window, root)
+    with qtbot.waitSignal(window.folders_view.pairs_ready, timeout=WAIT_MS):
+        window.results_tabs.setCurrentWidget(window.folders_view)
+    before = tree(root)
+    shown = []
+
+    def pick_a_version(dialog):
+        dialog.choices.item(0).setCheckState(Qt.CheckState.Checked)
+        return MergeDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(MergeDialog, "exec", pick_a_version)
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    window.merge_folders(str(a), str(b))
+    assert shown and "is in a reference folder" in shown[-1]
+    assert not window.tasks.busy and tree(root) == before

@@ -688,7 +688,9 @@ class MainWindow(QMainWindow):
             self._update_actions()
             return
         self._last_undoable = results.last_undoable
-        self._cleaned_up = results.batch is not None
+        # (the clean-up these results follow is the one Undo puts back)
+        self._cleaned_up = results.batch is not None and results.last_undoable is not None \
+            and results.last_undoable.id == results.batch.batch_id
         if results.batch is not None or results.undone is not None:
             self.model.clear_marks()  # files moved back must not come back ticked
         if results.analysis.settings.method == "paper":
@@ -1044,21 +1046,28 @@ class MainWindow(QMainWindow):
         if index is None or self.tasks.busy:
             return
         roots = self.folders.folders()
+
+        def refused(plan) -> bool:
+            if plan.refused:
+                message = _shown(describe_merge(plan))
+                self.set_status(message)
+                QMessageBox(QMessageBox.Icon.Information, self.tr("Folders not merged"),
+                            message, parent=self).exec()
+            return bool(plan.refused)
+
         plan = plan_merge(index, a, b, roots=roots, references=self.protected_folders())
-        if plan.refused:
-            message = _shown(describe_merge(plan))
-            self.set_status(message)
-            QMessageBox(QMessageBox.Icon.Information, self.tr("Folders not merged"), message,
-                        parent=self).exec()
+        if refused(plan):
             return
         similar = [s for s in index.diff(a, b) if s.side == "a" and s.status == "similar"]
         dialog = MergeDialog(plan, similar, self)
         if dialog.exec() != MergeDialog.DialogCode.Accepted:
             self.set_status(self.tr("Nothing was changed."))
             return
-        if dialog.preferred():
+        if dialog.preferred():  # (A's version in place of B's in a reference folder: no)
             plan = plan_merge(index, a, b, roots=roots, prefer_a=dialog.preferred(),
                               references=self.protected_folders())
+            if refused(plan):
+                return
         self._start(Task(self.tr("Merging folders"), merge_job, self.store_path(), plan, roots,
                          self.scan_options(), self.search_settings()))
 
