@@ -216,6 +216,11 @@ def test_a_linked_folder_is_added_as_the_folder_it_names(qtbot, window, tree):
     link.symlink_to(tree / "docs")
     window.folders.add_folders([str(link)])
     assert window.folders.folders() == [str(tree / "docs")]  # what a scan will read
+    # a reference named through the link (settings saved before, say) keeps its tick
+    window.folders.list.clear()
+    window.folders.add_folders([str(link)], references=[str(link)])
+    assert window.folders.references() == [str(tree / "docs")]
+    window.folders.set_reference(str(tree / "docs"), False)
     with idle(qtbot, window):
         window.start_scan()
     assert window.table is not None and window.problems.count() == 0

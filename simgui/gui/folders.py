@@ -24,6 +24,13 @@ def _path_of(item) -> str:
     return item.data(_PATH)[0]
 
 
+def _named(folder: str) -> str:
+    """The folder a listed path names: absolute, and the folder itself where the path is
+    a link (a scan does not follow links)."""
+    folder = os.path.abspath(folder)
+    return os.path.realpath(folder) if os.path.islink(folder) else folder
+
+
 class FolderList(QListWidget):
     """Folders, each with a check box meaning "reference"; folders can be dropped on it."""
 
@@ -128,18 +135,17 @@ class FoldersPanel(QGroupBox):
         """Add ``folders``; ``references`` (when given: the whole list, as settings keep
         it) ticks the listed ones and keeps the subfolders among them as references."""
         given = references is not None
-        if given:
-            top = {os.path.abspath(f) for f in [*self.folders(), *folders]}
-            self._sub_references = [os.path.abspath(r) for r in references
-                                    if os.path.abspath(r) not in top]
+        if given:  # a listed folder named through a link is the folder it names: so too
+            # its reference tick (it was lost, and the folder unprotected, at the next start)
+            references = [_named(r) for r in references]
+            top = {_named(f) for f in [*self.folders(), *folders]}
+            self._sub_references = [r for r in references if r not in top]
         references = references or ()
         known = set(self.folders())
         self.rejected = []
         added = 0
         for folder in folders:
-            folder = os.path.abspath(folder)
-            if os.path.islink(folder):  # a scan does not follow links: the folder it names
-                folder = os.path.realpath(folder)
+            folder = _named(folder)
             if not os.path.isdir(folder):
                 self.rejected.append(folder)  # gone, or a file: never a scan root
                 continue
