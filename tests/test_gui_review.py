@@ -594,12 +594,14 @@ def test_folders_whose_names_are_not_utf8_keep_their_bytes(qtbot, window, tmp_pa
     exist, and the real one's files were not protected)."""
     import os
 
-    from simgui.gui.folder_tree import REFERENCE, FolderTreeDialog
+    from simgui.gui.folder_tree import EXCLUDED, REFERENCE, FolderTreeDialog
 
     base = os.fsencode(str(tmp_path))
     root = os.fsdecode(base + b"/ph\xf6tos")
     sub = os.fsdecode(base + b"/ph\xf6tos/caf\xe9")
+    skipped = os.fsdecode(base + b"/ph\xf6tos/d\xfcnn")
     os.makedirs(sub)
+    os.makedirs(skipped)
     window.folders.add_folders([root])
     assert window.folders.folders() == [root]
     assert window.folders.list.item(0).text().endswith("ph\\xf6tos")  # shown as ls -b
@@ -609,11 +611,14 @@ def test_folders_whose_names_are_not_utf8_keep_their_bytes(qtbot, window, tmp_pa
         dialog.tree.clearSelection()
         item.setSelected(True)
         dialog.set_state_of_selected(REFERENCE)  # as the Reference button does
+        assert dialog.set_state(skipped, EXCLUDED) == ""
         return FolderTreeDialog.DialogCode.Accepted
 
     monkeypatch.setattr(FolderTreeDialog, "exec", choose)
     window.folders.edit_states()
     assert window.folders.references() == [sub]
+    assert window.folders.exclude_patterns() == [skipped]  # through the field, shown \xNN
+    assert window.folders.excludes.text().endswith("d\\xfcnn")
     window.folders.set_reference(root)
     assert window.folders.references()[0] == root
 

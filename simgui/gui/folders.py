@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
@@ -22,6 +23,18 @@ _PATH = Qt.ItemDataRole.UserRole
 
 def _path_of(item) -> str:
     return item.data(_PATH)[0]
+
+
+_SHOWN_BYTE = re.compile(rb"\\x([89a-fA-F][0-9a-fA-F])")
+
+
+def _unshown(pattern: str) -> str:
+    """An absolute path typed or shown with bytes that are not UTF-8 as \\xNN (as
+    :func:`shown_path` writes them), those bytes again; any other pattern as it is."""
+    if not os.path.isabs(pattern) or "\\x" not in pattern:
+        return pattern
+    return os.fsdecode(_SHOWN_BYTE.sub(lambda m: bytes([int(m[1], 16)]),
+                                       os.fsencode(pattern)))
 
 
 def _named(folder: str) -> str:
@@ -231,7 +244,7 @@ class FoldersPanel(QGroupBox):
         for p in (p.strip() for p in self.excludes.text().split(",")):
             if p:
                 try:
-                    patterns.append(exclude_pattern(p))
+                    patterns.append(exclude_pattern(_unshown(p)))
                 except ValueError as exc:
                     bad.append(str(exc))
         self.excludes.setToolTip(self.tr("Left out: {patterns}").format(patterns="; ".join(bad))
@@ -239,7 +252,10 @@ class FoldersPanel(QGroupBox):
         return patterns
 
     def set_exclude_patterns(self, patterns: list[str]) -> None:
-        self.excludes.setText(", ".join(patterns))
+        # a folder excluded in States… whose name is not UTF-8 shows its odd bytes as \xNN
+        # (a Qt string would drop them), and is read back as those bytes
+        self.excludes.setText(", ".join(shown_path(p) if os.path.isabs(p) else p
+                                        for p in patterns))
 
     def minimum_size_valid(self) -> bool:
         try:
