@@ -192,6 +192,17 @@ def test_dropped_folders_are_added(qtbot, window, tmp_path):
     window.folders.list.dropEvent(event)
     assert window.folders.folders() == [str(tmp_path / "a")]
     assert window.scan_action.isEnabled()
+    assert window.status_text.text().startswith("Not a folder, not added")  # said, not lost
+    # a folder whose name is not UTF-8 arrives as itself (its URL's bytes, not U+FFFD)
+    from urllib.parse import quote_from_bytes
+    odd = os.fsencode(str(tmp_path)) + b"/caf\xe9"
+    os.mkdir(odd)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromEncoded(b"file://" + quote_from_bytes(odd).encode())])
+    window.folders.list.dropEvent(QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
+                                             Qt.MouseButton.LeftButton,
+                                             Qt.KeyboardModifier.NoModifier))
+    assert window.folders.folders() == [str(tmp_path / "a"), os.fsdecode(odd)]
 
 
 def test_a_file_dropped_on_the_folders_says_it_was_not_added(qtbot, window, tmp_path):

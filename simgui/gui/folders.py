@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import unquote_to_bytes
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem,
     QPushButton, QSizePolicy, QVBoxLayout,
@@ -47,7 +48,7 @@ def _named(folder: str) -> str:
 class FolderList(QListWidget):
     """Folders, each with a check box meaning "reference"; folders can be dropped on it."""
 
-    dropped = Signal(list)
+    dropped = Signal(object)  # a list of paths (a Qt list of strings drops odd bytes)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -78,10 +79,13 @@ class FolderList(QListWidget):
     dragMoveEvent = dragEnterEvent
 
     def dropEvent(self, event):
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        folders = [p for p in paths if os.path.isdir(p)]
-        if folders:
-            self.dropped.emit(folders)
+        # every local path, so that a file dropped is said to be no folder; each read from
+        # the URL's bytes (toLocalFile() turns a byte that is not UTF-8 into U+FFFD)
+        paths = [os.fsdecode(unquote_to_bytes(
+            u.path(QUrl.ComponentFormattingOption.FullyEncoded)))
+            for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.dropped.emit(paths)
             event.acceptProposedAction()
 
 
