@@ -60,6 +60,7 @@ _PHASES = {"reading": QT_TRANSLATE_NOOP("MainWindow", "Reading"),
            "move": QT_TRANSLATE_NOOP("MainWindow", "Move"),
            "hardlink": QT_TRANSLATE_NOOP("MainWindow", "Hardlink"),
            "symlink": QT_TRANSLATE_NOOP("MainWindow", "Symlink"),
+           "merge": QT_TRANSLATE_NOOP("MainWindow", "Merge"),
            "undo": QT_TRANSLATE_NOOP("MainWindow", "Undo")}
 
 
@@ -717,7 +718,7 @@ class MainWindow(QMainWindow):
                                    "older simgui without them)").format(n=r.files_fingerprinted)
         if self._unscanned:
             message += self.tr(" · not scanned yet: {folders}").format(
-                folders=", ".join(self._unscanned))
+                folders=", ".join(map(_shown, self._unscanned)))
         if results.batch is not None:  # in the window's words and language (gui.plan_text)
             message = describe_batch(results.batch).splitlines()[0]
             self._show_batch_result(describe_batch(results.batch))

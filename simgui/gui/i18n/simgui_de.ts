@@ -942,6 +942,10 @@ Nur das Diagramm ändert sich: Der Schlüssel der Suche wird im Bereich „Suche
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Merge</source>
+        <translation>Zusammenführen</translation>
+    </message>
+    <message>
         <source>&lt;h3&gt;Nothing left to clean up&lt;/h3&gt;&lt;p&gt;The clean-up took care of every group at these settings. &lt;b&gt;Undo Last Clean-up&lt;/b&gt; puts its files back.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Nichts mehr zu bereinigen&lt;/h3&gt;&lt;p&gt;Die Bereinigung hat jede Gruppe bei diesen Einstellungen erledigt. &lt;b&gt;Bereinigung rückgängig&lt;/b&gt; legt ihre Dateien zurück.&lt;/p&gt;</translation>
     </message>
@@ -1682,11 +1686,11 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
     </message>
     <message>
         <source>delete</source>
-        <translation>löschen</translation>
+        <translation>Löschen</translation>
     </message>
     <message>
         <source>move</source>
-        <translation>verschieben</translation>
+        <translation>Verschieben</translation>
     </message>
     <message>
         <source>hardlink</source>
@@ -1698,11 +1702,11 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
     </message>
     <message>
         <source>merge</source>
-        <translation>zusammenführen</translation>
+        <translation>Zusammenführen</translation>
     </message>
     <message>
         <source>undo</source>
-        <translation>rückgängig</translation>
+        <translation>Rückgängig</translation>
     </message>
     <message>
         <source>{n:,} file ({size})</source>
