@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import errno
 import dataclasses
+import errno
 import os
 import random
 import signal
