@@ -619,6 +619,9 @@ def test_folders_whose_names_are_not_utf8_keep_their_bytes(qtbot, window, tmp_pa
     assert window.folders.references() == [sub]
     assert window.folders.exclude_patterns() == [skipped]  # through the field, shown \xNN
     assert window.folders.excludes.text().endswith("d\\xfcnn")
+    literal = str(tmp_path / "a\\x80b")  # a backslash and an x in the name itself
+    window.folders.set_exclude_patterns([literal, skipped])
+    assert window.folders.exclude_patterns() == [literal, skipped]
     window.folders.set_reference(root)
     assert window.folders.references()[0] == root
 

@@ -221,6 +221,10 @@ def test_a_linked_folder_is_added_as_the_folder_it_names(qtbot, window, tree):
     window.folders.add_folders([str(link)], references=[str(link)])
     assert window.folders.references() == [str(tree / "docs")]
     window.folders.set_reference(str(tree / "docs"), False)
+    (tree / "docs" / "keep").mkdir()  # and one inside it, named through the link too
+    window.folders.list.clear()
+    window.folders.add_folders([str(link)], references=[str(link / "keep")])
+    assert window.folders.references() == [str(tree / "docs" / "keep")]
     with idle(qtbot, window):
         window.start_scan()
     assert window.table is not None and window.problems.count() == 0

@@ -203,6 +203,13 @@ def test_dropped_folders_are_added(qtbot, window, tmp_path):
                                              Qt.MouseButton.LeftButton,
                                              Qt.KeyboardModifier.NoModifier))
     assert window.folders.folders() == [str(tmp_path / "a"), os.fsdecode(odd)]
+    # another machine's file (file://host/x is not /x), and a URL that names no path
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromEncoded(b"file://fileserver/tmp"), QUrl.fromEncoded(b"file:")])
+    window.folders.list.dropEvent(QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
+                                             Qt.MouseButton.LeftButton,
+                                             Qt.KeyboardModifier.NoModifier))
+    assert window.folders.folders() == [str(tmp_path / "a"), os.fsdecode(odd)]
 
 
 def test_a_file_dropped_on_the_folders_says_it_was_not_added(qtbot, window, tmp_path):

@@ -38,6 +38,18 @@ def _unshown(pattern: str) -> str:
                                        os.fsencode(pattern)))
 
 
+def _rebased(path: str, named: dict[str, str]) -> str:
+    """``path`` with the listed folder it is, or lies in, as given replaced by the folder
+    that names (``named``: as given -> :func:`_named`)."""
+    if path in named:
+        return named[path]
+    for given, folder in named.items():
+        prefix = given.rstrip(os.sep) + os.sep
+        if given != folder and path.startswith(prefix):
+            return os.path.join(folder, path[len(prefix):])
+    return path
+
+
 def _named(folder: str) -> str:
     """The folder a listed path names: absolute, and the folder itself where the path is
     a link (a scan does not follow links)."""
@@ -81,9 +93,11 @@ class FolderList(QListWidget):
     def dropEvent(self, event):
         # every local path, so that a file dropped is said to be no folder; each read from
         # the URL's bytes (toLocalFile() turns a byte that is not UTF-8 into U+FFFD)
+        # (a file on this machine only: a host's name, file://server/x, is not /x)
         paths = [os.fsdecode(unquote_to_bytes(
             u.path(QUrl.ComponentFormattingOption.FullyEncoded)))
-            for u in event.mimeData().urls() if u.isLocalFile()]
+            for u in event.mimeData().urls() if u.isLocalFile() and u.host() in ("", "localhost")]
+        paths = [p for p in paths if os.path.isabs(p)]  # (file: alone names no folder)
         if paths:
             self.dropped.emit(paths)
             event.acceptProposedAction()
@@ -109,6 +123,7 @@ class FoldersPanel(QGroupBox):
         self.states_button.clicked.connect(self.edit_states)
         self._sub_references: list[str] = []  # reference folders inside the listed ones
         self.excludes = QLineEdit()
+        self._set_patterns: dict[str, str] = {}  # as shown -> as set (set_exclude_patterns)
         self.excludes.setPlaceholderText(self.tr("e.g. .git, *.tmp, node_modules"))
         self._excludes_tip = self.tr(
             "Names to skip (files or folders), separated by commas; * and "
@@ -153,9 +168,11 @@ class FoldersPanel(QGroupBox):
         it) ticks the listed ones and keeps the subfolders among them as references."""
         given = references is not None
         if given:  # a listed folder named through a link is the folder it names: so too
-            # its reference tick (it was lost, and the folder unprotected, at the next start)
-            references = [_named(r) for r in references]
-            top = {_named(f) for f in [*self.folders(), *folders]}
+            # its reference tick and the references inside it (they were lost, and the
+            # folders unprotected, at the next start)
+            named = {os.path.abspath(f): _named(f) for f in [*self.folders(), *folders]}
+            references = [_rebased(os.path.abspath(r), named) for r in references]
+            top = set(named.values())
             self._sub_references = [r for r in references if r not in top]
         references = references or ()
         known = set(self.folders())
@@ -248,7 +265,7 @@ class FoldersPanel(QGroupBox):
         for p in (p.strip() for p in self.excludes.text().split(",")):
             if p:
                 try:
-                    patterns.append(exclude_pattern(_unshown(p)))
+                    patterns.append(exclude_pattern(self._set_patterns.get(p) or _unshown(p)))
                 except ValueError as exc:
                     bad.append(str(exc))
         self.excludes.setToolTip(self.tr("Left out: {patterns}").format(patterns="; ".join(bad))
@@ -257,9 +274,12 @@ class FoldersPanel(QGroupBox):
 
     def set_exclude_patterns(self, patterns: list[str]) -> None:
         # a folder excluded in States… whose name is not UTF-8 shows its odd bytes as \xNN
-        # (a Qt string would drop them), and is read back as those bytes
-        self.excludes.setText(", ".join(shown_path(p) if os.path.isabs(p) else p
-                                        for p in patterns))
+        # (a Qt string would drop them), and is read back as those bytes: each path set
+        # here exactly as it was set (a name may hold a backslash and an x itself), one
+        # typed by hand from its \xNN
+        shown = [shown_path(p) if os.path.isabs(p) else p for p in patterns]
+        self._set_patterns = dict(zip(shown, patterns))
+        self.excludes.setText(", ".join(shown))
 
     def minimum_size_valid(self) -> bool:
         try:
