@@ -7,7 +7,7 @@ touched) ask the same question of the same paths, so they share one answer.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 
 def link_resolver() -> Callable[[str], str]:
@@ -60,6 +60,17 @@ def folder_test(folders: Sequence[str], *, resolve_links: bool = False) -> Calla
         return inside
     real = link_resolver()
     return lambda path: inside(path) or inside(real(path))
+
+
+def first_inside(paths: Iterable[str], folders: Sequence[str]) -> str | None:
+    """The first of ``paths`` that is one of ``folders`` or inside one, links resolved
+    (:func:`folder_test`); None if none is, or no folder is given.  What a clean-up of
+    whole folders asks of the reference folders: it is refused at the first file it
+    would touch in one."""
+    if not folders:
+        return None
+    inside = folder_test([os.path.abspath(f) for f in folders], resolve_links=True)
+    return next((p for p in paths if inside(p)), None)
 
 
 def under(path: str, folders: Sequence[str]) -> bool:

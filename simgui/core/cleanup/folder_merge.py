@@ -32,7 +32,7 @@ from simgui.core.cleanup import actions, journal, trash
 from simgui.core.cleanup.actions import Identity, Outcome, Skip
 from simgui.core.cleanup.opened import NO_LINKS, OpenedFolders
 from simgui.core.cleanup.running import BatchResult, run_batch
-from simgui.core.folders import folder_test
+from simgui.core.folders import first_inside
 from simgui.core.progress import ProgressCallback
 from simgui.core.search.groups import Member
 from simgui.core.search.similar_folders import FolderIndex
@@ -185,9 +185,7 @@ def plan_merge(index: FolderIndex, a: str, b: str, *, roots: Sequence[str],
         else:
             plan.steps.append(MergeStep(TRASH_A, _member(index, s.file),
                                         source=seq_of_copy[s.file]))
-    protected = folder_test([os.path.abspath(r) for r in references], resolve_links=True)
-    first = next((s.path for s in plan.steps if s.kind != COPY and protected(s.path)),
-                 None) if references else None
+    first = first_inside((s.path for s in plan.steps if s.kind != COPY), references)
     if first is not None:
         plan.refused.append(f"{first} is in a reference folder; nothing is touched")
         plan.steps.clear()

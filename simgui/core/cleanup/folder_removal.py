@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simgui.core.cleanup.plan import Action, Operation, Plan, Refusal
-from simgui.core.folders import folder_test
+from simgui.core.folders import first_inside
 from simgui.core.search.similar_folders import FolderIndex
 
 #: the files named in a refusal, at most
@@ -50,9 +50,7 @@ def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]
         return plan
     inside = index.files_under(f)
     paths = index.table.files.paths
-    protected = folder_test([os.path.abspath(r) for r in references], resolve_links=True)
-    first = next((paths[i] for i in inside.tolist() if protected(paths[i])), None) \
-        if references else None
+    first = first_inside((paths[i] for i in inside.tolist()), references)
     if first is not None:
         plan.refused.append(Refusal(0, f"{first} is in a reference folder; nothing is "
                                        "touched"))
