@@ -257,3 +257,16 @@ def test_extensions_that_are_not_utf8_are_stored_and_keep_files_apart(tmp_path, 
         io.StringIO(out.decode("utf-8", "surrogateescape")))}
     assert frozenset({"a.\udce9", "b.\udce9"}) in pairs
     assert not any("c.\udcff" in pair and len(pair) == 2 for pair in pairs)
+
+
+@given(st.lists(st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b
+                                                           and b"\\" not in b
+                                                           and b"\0" not in b),
+                min_size=1, max_size=4))
+def test_a_path_shown_with_its_odd_bytes_as_xNN_reads_back_as_itself(parts):
+    """What the window shows of a name that is not UTF-8 (\\xNN, as ls -b) is what a user
+    can type back: unshown_path undoes shown_path for every name without a backslash."""
+    from simgui.core.shown import shown_path, unshown_path
+
+    path = os.fsdecode(b"/" + b"/".join(parts))
+    assert unshown_path(shown_path(path)) == path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from urllib.parse import unquote_to_bytes
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
@@ -13,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from simgui.core.reading.scanner import exclude_pattern
-from simgui.core.shown import shown_path
+from simgui.core.shown import shown_path, unshown_path
 from simgui.core.units import format_bytes, parse_size
 
 
@@ -24,18 +23,6 @@ _PATH = Qt.ItemDataRole.UserRole
 
 def _path_of(item) -> str:
     return item.data(_PATH)[0]
-
-
-_SHOWN_BYTE = re.compile(rb"\\x([89a-fA-F][0-9a-fA-F])")
-
-
-def _unshown(pattern: str) -> str:
-    """An absolute path typed or shown with bytes that are not UTF-8 as \\xNN (as
-    :func:`shown_path` writes them), those bytes again; any other pattern as it is."""
-    if not os.path.isabs(pattern) or "\\x" not in pattern:
-        return pattern
-    return os.fsdecode(_SHOWN_BYTE.sub(lambda m: bytes([int(m[1], 16)]),
-                                       os.fsencode(pattern)))
 
 
 def _rebased(path: str, named: dict[str, str]) -> str:
@@ -265,7 +252,8 @@ class FoldersPanel(QGroupBox):
         for p in (p.strip() for p in self.excludes.text().split(",")):
             if p:
                 try:
-                    patterns.append(exclude_pattern(self._set_patterns.get(p) or _unshown(p)))
+                    patterns.append(exclude_pattern(self._set_patterns.get(p) or (
+                        unshown_path(p) if os.path.isabs(p) else p)))
                 except ValueError as exc:
                     bad.append(str(exc))
         self.excludes.setToolTip(self.tr("Left out: {patterns}").format(patterns="; ".join(bad))
