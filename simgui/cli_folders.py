@@ -33,9 +33,11 @@ def add_commands(commands, db, search) -> None:
         "folders", parents=[db, search], help="list similar folders (backups of backups)",
         description="Pairs of folders whose files are identical or similar to each other's, "
                     "top-most first (x/photos and y/photos are folded under x and y), most "
-                    "bytes to free first. similarity: the share of both folders' bytes with "
-                    "a match in the other; a_in_b, b_in_a: the share of one folder's bytes "
-                    "with a match in the other.")
+                    "bytes to free first. similarity: the share of both folders' bytes that "
+                    "is in the other; a_in_b, b_in_a: the share of one folder's bytes that "
+                    "is in the other. A file with an identical copy there counts whole, one "
+                    "with only similar files there at its similarity to the most similar, "
+                    "so 100 %% means identical copies of every file.")
     p.add_argument("--min-similarity", type=_percent, default=DEFAULT_MIN_FOLDER_SIMILARITY,
                    metavar="PCT", help="list pairs at least PCT percent alike (default "
                    f"{DEFAULT_MIN_FOLDER_SIMILARITY:g})")

@@ -19,7 +19,7 @@ from simgui.core.search.analysis import Analysis
 from simgui.core.search.groups import GroupTable
 from simgui.core.search.similar_folders import FolderIndex, find_similar_folders, walk
 from simgui.core.search.simfind import Tolerances
-from simgui.core.store import StoredFiles
+from simgui.core.store import Store, StoredFiles
 
 
 def table(spec) -> GroupTable:
@@ -65,9 +65,11 @@ def test_a_backup_with_edits_deletions_and_additions():
         ("/home/docs/d", 400, 5, 2, 100), ("/backup/docs/d", 400, 5, 2, 100),
         ("/backup/docs/e", 50, 6, None, 100),  # added
     ]))
-    # matched: home a, b, d = 700 of 1000; backup a, b, d = 710 of 760
+    # matched: home a, b, d = 700 of 1000; backup a, b, d = 710 of 760; b is only 90 %
+    # similar, so it counts at 90 %: home 100 + 180 + 400 = 680 (68 %), backup 100 + 189 +
+    # 400 = 689 (90.66 %), together 1,369 of 1,760 (77.78 %)
     assert [figures(p) for p in pairs] == [
-        ("/home/docs", "/backup/docs", 80.11, 70.0, 93.42, 4, 4, 4, 2, 1, 1, 1000, 760, False)]
+        ("/home/docs", "/backup/docs", 77.78, 68.0, 90.66, 4, 4, 4, 2, 1, 1, 1000, 760, False)]
     assert pairs[0].bytes_to_free == 710 and pairs[0].identical_bytes_b == 500
 
 
@@ -123,6 +125,35 @@ def test_similar_files_carry_their_similarity_in_the_diff():
     assert by_path["/b/y"].status == "only"
 
 
+def test_folders_of_edited_files_are_never_100_percent_alike(tmp_path):
+    # every file of b is an edit of a's (a real scan: the similarity is MinHash's), so
+    # every file has a match, yet the folders are not the same contents
+    words = [f"word{i % 97}-{i * 7919 % 10007}" for i in range(6000)]
+    for k in range(3):
+        (tmp_path / "a").mkdir(exist_ok=True)
+        (tmp_path / "b").mkdir(exist_ok=True)
+        text = " ".join(words[k * 2000:(k + 1) * 2000])
+        (tmp_path / "a" / f"f{k}.txt").write_text(text)
+        (tmp_path / "b" / f"f{k}.txt").write_text(text.replace("word5-", "WORD5-"))
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    with Store(db) as store:
+        files = store.files()
+    groups = Analysis.build(files).groups(Tolerances())
+    assert len(groups) == 3 and not groups.identical.all()
+    [pair] = find_similar_folders(groups)
+    assert pair.similar == 6 and pair.identical == 0
+    assert 50 < pair.similarity < 100 and pair.a_in_b < 100 and pair.b_in_a < 100
+    # each side's share is its files' similarities, weighed by their sizes
+    sims = {m.path: m.similarity for g in groups.groups() for m in g.files}
+    a_files = [str(tmp_path / "a" / f"f{k}.txt") for k in range(3)]
+    sizes = [os.path.getsize(f) for f in a_files]
+    side_a = pair.a_in_b if pair.a.endswith("/a") else pair.b_in_a
+    expected = sum(size * min(sims[f], sims[f.replace("/a/", "/b/")])
+                   for f, size in zip(a_files, sizes)) / sum(sizes)
+    assert side_a == pytest.approx(expected, abs=0.01)
+
+
 def test_ubiquitous_files_make_no_candidates_but_count_in_scores():
     spec = [(f"/p{i}/LICENSE", 1000, 1, 0, 100) for i in range(6)]
     spec += [("/p0/code", 100, 2, 1, 100), ("/p1/code", 100, 2, 1, 100)]
@@ -163,7 +194,8 @@ def brute_force(spec, min_similarity):
     another only with files of its own, compared without it), scored file by file,
     less those as alike as a pair with one side moved up to its parent, or less alike
     than one with a side moved down to a child that holds every match of the other."""
-    files = [(s[0], s[1], s[2], s[3] if s[3] is not None else ("own", s[2])) for s in spec]
+    files = [(s[0], s[1], s[2], s[3] if s[3] is not None else ("own", s[2]),
+              100 if s[3] is None else s[4]) for s in spec]
     folders = set()
     for path, *_ in files:
         d = os.path.dirname(path)
@@ -197,12 +229,24 @@ def brute_force(spec, min_similarity):
             ys = [f for f in files if inside(f[0], b)]
         mx = sum(f[1] for f in xs if any(g[3] == f[3] for g in ys))
         my = sum(f[1] for f in ys if any(g[3] == f[3] for g in xs))
+
+        def shared(f, other):
+            """f's bytes in the other side, in bytes times 10,000: whole for an
+            identical file there, else at the best similarity of its group there
+            (the lower of the two files' similarities to the reference)."""
+            if any(g[2] == f[2] for g in other):
+                return f[1] * 10_000
+            near = [min(f[4], g[4]) for g in other if g[3] == f[3]]
+            return f[1] * int(max(near) * 100) if near else 0
+
+        sx = sum(shared(f, ys) for f in xs)
+        sy = sum(shared(f, xs) for f in ys)
         ident = (sum(any(g[2] == f[2] for g in ys) for f in xs)
                  + sum(any(g[2] == f[2] for g in xs) for f in ys))
         total = sum(f[1] for f in xs) + sum(f[1] for f in ys)
         if total == 0 or mx + my == 0:
             continue
-        similarity = 100 * (mx + my) / total
+        similarity = (sx + sy) / (total * 100)
         if similarity >= min_similarity:
             out[frozenset((outer, inner))] = (similarity, {outer: len(xs), inner: len(ys)},
                                               ident, {outer: mx, inner: my})

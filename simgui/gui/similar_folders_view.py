@@ -141,8 +141,9 @@ class SimilarFoldersView(QWidget):
         self.min_similarity.setSuffix(" %")
         self.min_similarity.setPrefix(self.tr("at least "))
         self.min_similarity.setToolTip(self.tr("List folder pairs at least this alike: the "
-                                               "share of both folders' bytes with a match in "
-                                               "the other"))
+                                               "share of both folders' bytes that is in the "
+                                               "other (a file with only a similar file there "
+                                               "counts at its similarity)"))
         self.min_similarity.valueChanged.connect(self._recompute)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)

@@ -4,10 +4,13 @@ Every folder stands for its whole subtree.  Two files *match* when they are in t
 same file group (:class:`~simgui.core.search.groups.GroupTable`): *identical* when their
 contents are equal (same size and content hash), else *similar*.  For folders A and B:
 
-- ``a_in_b``: the share of A's bytes in files that have a match anywhere in B (and
-  ``b_in_a`` the other way): Broder's containment, by bytes;
-- ``similarity``: the share of A's and B's bytes together that has a match in the
-  other: their resemblance, between ``a_in_b`` and ``b_in_a``.
+- ``a_in_b``: the share of A's bytes that is in B (and ``b_in_a`` the other way):
+  Broder's containment, by bytes.  A file with an identical copy in B counts whole; one
+  with only similar files there counts at its similarity to the most similar of them
+  (the share of content they have in common), so 100 % means every file of A has an
+  identical copy in B;
+- ``similarity``: the same share of A's and B's bytes together: their resemblance,
+  between ``a_in_b`` and ``b_in_a``.
 
 A folder inside the other (B within A: a folder copied into its own subfolder) is a
 real pair, scored as "A without B" against B, never as containing itself; A is
@@ -48,6 +51,8 @@ from simgui.core.search.tolerances import DEFAULT_MIN_FOLDER_SIMILARITY
 DEFAULT_MIN_SIMILARITY = DEFAULT_MIN_FOLDER_SIMILARITY
 #: Default: a file group found in more folders makes no candidates.
 DEFAULT_MAX_FOLDERS = 256
+#: A file's share of its match, in hundredths of a percent: whole (an identical copy)
+SHARE_WHOLE = 10_000
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,16 @@ class FolderIndex:
         row_of_file = np.full(n, -1, np.int64)
         row_of_file[table.rows] = np.arange(len(table.rows))
         self.row_of_file = row_of_file
+        #: each content's similarity to its group's reference, in hundredths of a percent
+        #: (whole: a file in no group, or one whose similarity is not known)
+        share = np.full(len(first_cls), SHARE_WHOLE, np.int64)
+        grouped = row_of_file >= 0
+        sim = table.similarity[row_of_file[grouped]]
+        # (never whole for a file that is not an identical copy: 99.996 % is not 100)
+        part = np.minimum(np.floor(np.clip(np.nan_to_num(sim), 0, 100) * 100 + 1e-6),
+                          np.where(sim < 100, SHARE_WHOLE - 1, SHARE_WHOLE))
+        share[content[grouped]] = np.where(np.isnan(sim), SHARE_WHOLE, part).astype(np.int64)
+        self.content_share = share
         # -- subtree entries: (folder, content) with count and bytes
         anc = self.ancestors
         self._build_entries(anc)
@@ -345,15 +360,17 @@ class FolderIndex:
         swap = (da > db) & (anc[a, np.maximum(da - db, 0)] == b)
         nested = b_in | swap
         a, b = np.where(swap, b, a), np.where(swap, a, b)
-        out = np.zeros((len(a), 12), np.int64)
+        out = np.zeros((len(a), 14), np.int64)
         _score_pairs(a, b, nested, self.start, self.e_class, self.e_content, self.e_count,
-                     self.e_bytes, out)
+                     self.e_bytes, self.content_share, out)
         return {"a": a, "b": b, "nested": nested, "files_a": out[:, 0], "files_b": out[:, 1],
                 "bytes_a": out[:, 2], "bytes_b": out[:, 3],
                 "ident_files_a": out[:, 4], "ident_bytes_a": out[:, 5],
                 "match_files_a": out[:, 6], "match_bytes_a": out[:, 7],
                 "ident_files_b": out[:, 8], "ident_bytes_b": out[:, 9],
-                "match_files_b": out[:, 10], "match_bytes_b": out[:, 11]}
+                "match_files_b": out[:, 10], "match_bytes_b": out[:, 11],
+                # matched bytes weighed by their shares, times SHARE_WHOLE
+                "shared_a": out[:, 12], "shared_b": out[:, 13]}
 
     def pairs(self, min_similarity: float = DEFAULT_MIN_SIMILARITY,
               max_folders: int | None = DEFAULT_MAX_FOLDERS,
@@ -412,11 +429,10 @@ class FolderIndex:
     def make_pairs(self, s: dict[str, np.ndarray], keep: np.ndarray) -> list[FolderPair]:
         """The pairs of scores ``s`` where ``keep``, as objects."""
         ba, bb = s["bytes_a"], s["bytes_b"]
-        ma, mb = s["match_bytes_a"], s["match_bytes_b"]
         sim = _similarity(s)
         with np.errstate(invalid="ignore", divide="ignore"):
-            a_in_b = np.where(ba > 0, 100.0 * ma / np.maximum(ba, 1), 0.0)
-            b_in_a = np.where(bb > 0, 100.0 * mb / np.maximum(bb, 1), 0.0)
+            a_in_b = np.where(ba > 0, s["shared_a"] / (np.maximum(ba, 1) * _PER_PERCENT), 0.0)
+            b_in_a = np.where(bb > 0, s["shared_b"] / (np.maximum(bb, 1) * _PER_PERCENT), 0.0)
         keep = np.flatnonzero(keep)
         col = {k: v[keep].tolist() for k, v in s.items()}
         sim, a_in_b, b_in_a = sim[keep].tolist(), a_in_b[keep].tolist(), b_in_a[keep].tolist()
@@ -534,10 +550,14 @@ def swapped(p: FolderPair) -> FolderPair:
                       p.identical_bytes_a, p.nested, p.children)
 
 
+_PER_PERCENT = SHARE_WHOLE / 100
+
+
 def _similarity(s: dict[str, np.ndarray]) -> np.ndarray:
+    """Resemblance in percent: the shared bytes of both sides over all their bytes."""
     total = s["bytes_a"] + s["bytes_b"]
-    return np.where(total > 0, 100.0 * (s["match_bytes_a"] + s["match_bytes_b"])
-                    / np.maximum(total, 1), 0.0)
+    return np.where(total > 0, (s["shared_a"] + s["shared_b"])
+                    / (np.maximum(total, 1) * _PER_PERCENT), 0.0)
 
 
 def fold(pairs: list[FolderPair], index: FolderIndex) -> list[FolderPair]:
@@ -759,11 +779,17 @@ def _side_entries(a, b, nested, start, e_content, e_count, e_bytes, e_class):
 
 
 @njit(nogil=True, cache=True)
-def _match(x_cls, x_con, x_cnt, x_byt, y_cls, y_con, out, col):
-    """Files and bytes of side x: all, with an identical file in y, with any match in y."""
+def _match(x_cls, x_con, x_cnt, x_byt, y_cls, y_con, share, out):
+    """Files and bytes of side x: all, with an identical file in y, with any match in y;
+    then the matched bytes weighed by their shares (times SHARE_WHOLE): whole with an
+    identical file in y, else the smaller of the file's share and the largest in y of
+    its group (their similarity through the group's reference).  Entries are sorted by
+    content, and contents are numbered in group order."""
     jc = 0
     ji = 0
     ny = len(y_cls)
+    best_of = -1  # the group whose largest share in y is best
+    best = 0
     for i in range(len(x_cls)):
         c, con = x_cls[i], x_con[i]
         while jc < ny and y_cls[jc] < c:
@@ -771,35 +797,46 @@ def _match(x_cls, x_con, x_cnt, x_byt, y_cls, y_con, out, col):
         while ji < ny and y_con[ji] < con:
             ji += 1
         if ji < ny and y_con[ji] == con:
-            out[col + 2] += x_cnt[i]
-            out[col + 3] += x_byt[i]
+            out[2] += x_cnt[i]
+            out[3] += x_byt[i]
+            out[6] += x_byt[i] * SHARE_WHOLE
+        elif jc < ny and y_cls[jc] == c:
+            if best_of != c:
+                best_of, best = c, 0
+                j = jc
+                while j < ny and y_cls[j] == c:
+                    best = max(best, share[y_con[j]])
+                    j += 1
+            out[6] += x_byt[i] * min(share[con], best)
         if jc < ny and y_cls[jc] == c:
-            out[col + 4] += x_cnt[i]
-            out[col + 5] += x_byt[i]
-        out[col] += x_cnt[i]
-        out[col + 1] += x_byt[i]
+            out[4] += x_cnt[i]
+            out[5] += x_byt[i]
+        out[0] += x_cnt[i]
+        out[1] += x_byt[i]
 
 
 @njit(nogil=True, cache=True, parallel=True)
-def _score_pairs(a, b, nested, start, e_class, e_content, e_count, e_bytes, out):
+def _score_pairs(a, b, nested, start, e_class, e_content, e_count, e_bytes, share, out):
     for p in prange(len(a)):
         xc, xn, xk, xb = _side_entries(a[p], b[p], nested[p], start, e_content, e_count,
                                        e_bytes, e_class)
         lo, hi = start[b[p]], start[b[p] + 1]
         yc, yn, yk, yb = e_class[lo:hi], e_content[lo:hi], e_count[lo:hi], e_bytes[lo:hi]
-        tmp = np.zeros(6, np.int64)
-        _match(xc, xn, xk, xb, yc, yn, tmp, 0)
+        tmp = np.zeros(7, np.int64)
+        _match(xc, xn, xk, xb, yc, yn, share, tmp)
         out[p, 0] = tmp[0]
         out[p, 2] = tmp[1]
         out[p, 4] = tmp[2]
         out[p, 5] = tmp[3]
         out[p, 6] = tmp[4]
         out[p, 7] = tmp[5]
+        out[p, 12] = tmp[6]
         tmp[:] = 0
-        _match(yc, yn, yk, yb, xc, xn, tmp, 0)
+        _match(yc, yn, yk, yb, xc, xn, share, tmp)
         out[p, 1] = tmp[0]
         out[p, 3] = tmp[1]
         out[p, 8] = tmp[2]
         out[p, 9] = tmp[3]
         out[p, 10] = tmp[4]
         out[p, 11] = tmp[5]
+        out[p, 13] = tmp[6]

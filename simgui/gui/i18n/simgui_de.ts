@@ -2164,8 +2164,8 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
         <translation>mindestens </translation>
     </message>
     <message>
-        <source>List folder pairs at least this alike: the share of both folders&apos; bytes with a match in the other</source>
-        <translation>Ordnerpaare auflisten, die sich mindestens so sehr gleichen: der Anteil der Bytes beider Ordner mit einer Entsprechung im jeweils anderen</translation>
+        <source>List folder pairs at least this alike: the share of both folders&apos; bytes that is in the other (a file with only a similar file there counts at its similarity)</source>
+        <translation>Ordnerpaare auflisten, die sich mindestens so sehr gleichen: der Anteil der Bytes beider Ordner, der im jeweils anderen vorkommt (eine Datei, die dort nur eine ähnliche Datei hat, zählt mit ihrer Ähnlichkeit)</translation>
     </message>
     <message>
         <source>Send every file of folder {} to the trash, each only if an identical copy outside the folder stays (compared byte for byte right before acting); refused if one file has none. Undo Last Clean-up puts them back.</source>
