@@ -136,3 +136,18 @@ def test_counts_not_known_between_steps_show_as_a_question_mark(qtbot):
                                 similar=2))
     assert "? before the content check" in panel.counts.text()
     assert "? candidates of 10 pairs" in panel.counts.text()
+
+
+def test_counts_of_one_read_in_the_singular(qtbot):
+    from simgui.core.search.tolerance_stats import HitCounts
+    from simgui.gui.tolerance import TolerancePanel
+
+    panel = TolerancePanel()
+    qtbot.addWidget(panel)
+    # two files, an edit of each other: what a first try on a tiny folder shows
+    panel.show_counts(HitCounts(key_hits=1, sum_hits=1, groups=1, all_pairs=1, similar=1))
+    assert panel.counts.text() == ("<b>1</b> group<br>1 similar pair, confirmed of 1 before "
+                                   "the content check<br>1 candidate of 1 pair")
+    panel.show_counts(HitCounts(key_hits=0, sum_hits=0, groups=0, all_pairs=1, similar=0))
+    assert panel.counts.text().endswith("<br>0 similar pairs, confirmed of 0 before the "
+                                        "content check<br>0 candidates of 1 pair")

@@ -522,22 +522,28 @@ class TolerancePanel(QGroupBox):
             return
         groups = (self.tr("<b>{n:,}</b> group") if counts.groups == 1
                   else self.tr("<b>{n:,}</b> groups")).format(n=counts.groups)
+        # (the wording of one: "1 similar pair", "1 candidate of 1 pair")
+        similar = counts.sum_hits if self.method_name() != "paper" else counts.similar
+        pairs = (self.tr("{n:,} similar pair") if similar == 1
+                 else self.tr("{n:,} similar pairs")).format(n=similar)
         if self.method_name() != "paper":
-            self.counts.setText(groups + "<br>" + self.tr(
-                "{similar:,} similar pairs of {all:,}").format(similar=counts.sum_hits,
-                                                              all=counts.all_pairs))
+            self.counts.setText(groups + "<br>" + self.tr("{pairs} of {all:,}").format(
+                pairs=pairs, all=counts.all_pairs))
             return
-        checked = self.check.isChecked()
-        if checked:
-            text = self.tr("{similar:,} similar pairs, confirmed of {before:,} before the "
-                           "content check<br>{candidates:,} candidates of {all:,} pairs")
+        if self.check.isChecked():
+            line = self.tr("{pairs}, confirmed of {before:,} before the content check")
         else:
-            text = self.tr("{similar:,} similar pairs (not confirmed by content)<br>"
-                           "{candidates:,} candidates of {all:,} pairs")
+            line = self.tr("{pairs} (not confirmed by content)")
         # counts between the slider steps may be unknown (the sliders stop on steps)
-        self.counts.setText(groups + "<br>" + text.format(
-            similar=counts.similar, before=_count(counts.sum_hits),
-            candidates=_count(counts.key_hits), all=counts.all_pairs))
+        candidates = _count(counts.key_hits)
+        candidates = (self.tr("{n:,} candidate") if candidates == 1
+                      else self.tr("{n:,} candidates")).format(n=candidates)
+        of_all = (self.tr("{candidates} of {all:,} pair") if counts.all_pairs == 1
+                  else self.tr("{candidates} of {all:,} pairs"))
+        self.counts.setText(groups + "<br>" + line.format(pairs=pairs,
+                                                          before=_count(counts.sum_hits))
+                            + "<br>" + of_all.format(candidates=candidates,
+                                                     all=counts.all_pairs))
 
     def _tolerances_moved(self, _value: float) -> None:
         if self.method_name() != "paper":

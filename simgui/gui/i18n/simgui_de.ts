@@ -2508,16 +2508,40 @@ Sum-table hits: ähnliche Paare, also Kandidaten, deren Summentabellen ebenfalls
         <translation>&lt;b&gt;{n:,}&lt;/b&gt; Gruppen</translation>
     </message>
     <message>
-        <source>{similar:,} similar pairs of {all:,}</source>
-        <translation>{similar:,} ähnliche Paare von {all:,}</translation>
+        <source>{n:,} similar pair</source>
+        <translation>{n:,} ähnliches Paar</translation>
     </message>
     <message>
-        <source>{similar:,} similar pairs, confirmed of {before:,} before the content check&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
-        <translation>{similar:,} ähnliche Paare, bestätigt von {before:,} vor der Inhaltsprüfung&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
+        <source>{n:,} similar pairs</source>
+        <translation>{n:,} ähnliche Paare</translation>
     </message>
     <message>
-        <source>{similar:,} similar pairs (not confirmed by content)&lt;br&gt;{candidates:,} candidates of {all:,} pairs</source>
-        <translation>{similar:,} ähnliche Paare (nicht über den Inhalt bestätigt)&lt;br&gt;{candidates:,} Kandidaten von {all:,} Paaren</translation>
+        <source>{pairs} of {all:,}</source>
+        <translation>{pairs} von {all:,}</translation>
+    </message>
+    <message>
+        <source>{pairs}, confirmed of {before:,} before the content check</source>
+        <translation>{pairs}, bestätigt von {before:,} vor der Inhaltsprüfung</translation>
+    </message>
+    <message>
+        <source>{pairs} (not confirmed by content)</source>
+        <translation>{pairs} (nicht über den Inhalt bestätigt)</translation>
+    </message>
+    <message>
+        <source>{n:,} candidate</source>
+        <translation>{n:,} Kandidat</translation>
+    </message>
+    <message>
+        <source>{n:,} candidates</source>
+        <translation>{n:,} Kandidaten</translation>
+    </message>
+    <message>
+        <source>{candidates} of {all:,} pair</source>
+        <translation>{candidates} von {all:,} Paar</translation>
+    </message>
+    <message>
+        <source>{candidates} of {all:,} pairs</source>
+        <translation>{candidates} von {all:,} Paaren</translation>
     </message>
 </context>
 <context>
