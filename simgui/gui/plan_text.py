@@ -61,10 +61,14 @@ def describe_plan(plan) -> str:
             if len(plan.kept) > 1 else
             QCoreApplication.translate("PlanText", ", keeping one file of the group."))
         lines.append(action.format(files=files, target=plan.target_dir) + keeping)
-        if any(op.by_identity for op in plan.operations):
+        if all(op.by_identity for op in plan.operations):
             lines.append(QCoreApplication.translate(
                 "PlanText", "Each file is compared byte for byte with the kept copy right "
                 "before acting."))
+        elif any(op.by_identity for op in plan.operations):
+            lines.append(QCoreApplication.translate(
+                "PlanText", "Each identical copy is compared byte for byte with a copy that "
+                "stays right before acting."))
         if similar := plan.similar_only:
             lines.append(_count(similar, QCoreApplication.translate(
                 "PlanText", "{n:,} of these files is not identical to the kept copy (similar "

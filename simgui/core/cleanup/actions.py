@@ -108,9 +108,29 @@ def check_before_acting(path: Spot | str, ident: Identity, kept: Spot | str,
     path, kept = Spot.of(path), Spot.of(kept)
     st = verify(path, ident)
     kept_st = verify(kept, kept_ident, what="the kept copy ")
+    _check_two_files(path, st, kept, kept_st)
+
+
+def _check_two_files(path: Spot, st: os.stat_result, kept: Spot,
+                     kept_st: os.stat_result) -> None:
     if os.path.samestat(st, kept_st):
         raise Skip(f"{path.path} is the same file as the kept copy {kept.path} "
                    "(another name for it)")
+    if through_two_mounts(st, kept_st):
+        raise Skip(f"{path.path} may be the kept copy {kept.path} itself, seen through "
+                   "another mount (the same inode number, size and modification time on "
+                   "another device); left alone")
+
+
+def through_two_mounts(a: os.stat_result, b: os.stat_result) -> bool:
+    """Are ``a`` and ``b`` probably one file seen through two mounts: an overlay and
+    its upper folder, an NFS export mounted back?  Their devices differ, so device and
+    inode do not tell them apart, but the inode number, size and modification time are
+    the same.  A byte comparison proves nothing there (the file equals itself), and
+    removing one name removes the other, so such a pair is never acted on.  Two real
+    copies this alike (a disk cloned block by block) are left alone too, and said."""
+    return (a.st_dev != b.st_dev and a.st_ino == b.st_ino and a.st_size == b.st_size
+            and a.st_mtime_ns == b.st_mtime_ns)
 
 
 def verify(path: Spot | str, ident: Identity, what: str = "") -> os.stat_result:
@@ -138,10 +158,8 @@ def compare(path: Spot | str, ident: Identity, kept: Spot | str, kept_ident: Ide
     """Raise Skip unless both files (still the ones scanned) hold the same bytes."""
     path, kept = Spot.of(path), Spot.of(kept)
     with _open_checked(path, ident) as a, _open_checked(kept, kept_ident) as b:
-        if os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno())):
-            # a file always equals itself: that proves nothing about a second copy
-            raise Skip(f"{path.path} is the same file as the kept copy {kept.path} "
-                       "(another name for it)")
+        # a file always equals itself: that proves nothing about a second copy
+        _check_two_files(path, os.fstat(a.fileno()), kept, os.fstat(b.fileno()))
         if not same_content(a, b):
             raise Skip(f"content differs from the kept copy {kept.path}")
         # written in place while being read (same inode, new mtime): the bytes read
@@ -421,7 +439,7 @@ def _copy_to_free_name(src: Spot, ident: Identity, temp: Spot, names) -> Spot:
         try:
             with os.fdopen(fd, "wb", buffering=0) as f_out:
                 copy_data(f_in, f_out)
-                os.fchmod(f_out.fileno(), stat.S_IMODE(st.st_mode))
+                _copy_attributes(f_in.fileno(), f_out.fileno(), st)
                 os.utime(f_out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
                 os.fsync(f_out.fileno())
                 copy = Identity.of_stat(os.fstat(f_out.fileno()))
@@ -446,6 +464,32 @@ def _copy_to_free_name(src: Spot, ident: Identity, temp: Spot, names) -> Spot:
             raise
     _fsync_dir(target)
     return target
+
+
+def _copy_attributes(src_fd: int, dst_fd: int, st: os.stat_result) -> None:
+    """Give the copy the original's extended attributes (ACLs among them), owner, group
+    and permissions, as ``mv`` does across file systems.  Where the owner cannot be
+    given (not permitted), the set-user-ID and set-group-ID bits are dropped: a copy
+    owned by someone else must not run as them."""
+    if hasattr(os, "listxattr"):
+        try:
+            names = os.listxattr(src_fd)
+        except OSError:
+            names = []
+        for name in names:
+            try:
+                os.setxattr(dst_fd, name, os.getxattr(src_fd, name))
+            except OSError:
+                pass  # a namespace this process may not write, a file system without them
+    mode = stat.S_IMODE(st.st_mode)
+    if hasattr(os, "fchown"):
+        try:
+            os.fchown(dst_fd, st.st_uid, st.st_gid)  # (before the mode: it clears set-ID)
+        except OSError:
+            own = os.fstat(dst_fd)
+            if (own.st_uid, own.st_gid) != (st.st_uid, st.st_gid):
+                mode &= ~(stat.S_ISUID | stat.S_ISGID)
+    os.fchmod(dst_fd, mode)
 
 
 def _copy_across(src: Spot, ident: Identity, dst: Spot, temp: Spot,
@@ -538,8 +582,15 @@ def link(path: Spot | str, ident: Identity, kept: Spot | str, kept_ident: Identi
     ``path``), rename it over ``path`` atomically, confirm; on failure the temporary name
     goes, ``path`` stays."""
     path, kept, temp = Spot.of(path), Spot.of(kept), Spot.of(temp)
-    if not symbolic and ident.same_inode(kept.lstat()):
+    kept_st = kept.lstat()
+    if not symbolic and ident.same_inode(kept_st):
         raise Skip(f"already a hard link of {kept.path}")
+    # a link takes the kept copy's owner and permissions (a private file would become
+    # readable, or writable, by others) and later writes through either name change both
+    differ = _ownership_differs(path.lstat(), kept_st)
+    if differ:
+        raise Skip(f"{path.path} has another {differ} than the kept copy {kept.path}: a link "
+                   "would give it the kept copy's; left alone")
     kind = "symbolic" if symbolic else "hard"
     try:
         if symbolic:
@@ -570,6 +621,16 @@ def link(path: Spot | str, ident: Identity, kept: Spot | str, kept_ident: Identi
                                  "the kept copy could not be confirmed afterwards: check both",
                       path.path)
     return Outcome("done", f"{kind} link to {kept.path}")
+
+
+def _ownership_differs(st: os.stat_result, kept_st: os.stat_result) -> str:
+    """What of owner, group and permissions differs between two files, in words ("" if
+    nothing)."""
+    differ = [what for what, same in (("owner", st.st_uid == kept_st.st_uid),
+                                      ("group", st.st_gid == kept_st.st_gid),
+                                      ("permissions", stat.S_IMODE(st.st_mode)
+                                       == stat.S_IMODE(kept_st.st_mode))) if not same]
+    return " and ".join(", ".join(differ).rsplit(", ", 1))
 
 
 def is_link_to(path: Spot | str, kept: Spot | str, kept_ident: Identity,

@@ -43,6 +43,10 @@ def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]
                                    or target_dir.startswith(folder.rstrip(os.sep) + os.sep)):
         plan.refused.append(Refusal(0, f"the target {target_dir} is inside {folder}"))
         return plan
+    if target_dir is not None and os.path.join(target_dir, os.path.basename(folder)) == folder:
+        plan.refused.append(Refusal(0, f"{folder} is already in {target_dir}: moving it there "
+                                       "leaves it where it is"))
+        return plan
     try:
         f = index.folder_id(folder)
     except KeyError:

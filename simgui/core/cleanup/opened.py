@@ -84,8 +84,11 @@ class OpenedFolders:
             fd = OSError(exc.errno, exc.strerror, origin)
         self._named[folder] = (origin, fd)
 
-    def _base(self, folder: str, what: str, path: str) -> tuple[str, int]:
-        """The root a folder is walked from: (its path, its fd)."""
+    def _base(self, folder: str, what: str, path: str,
+              create: bool = False) -> tuple[str, int]:
+        """The root a folder is walked from: (its path, its fd).  With ``create``, a root
+        that is gone is made again (undo puts files back into a scanned folder deleted
+        since), where the folder holding it is still there."""
         named = [f for f in self._named if _under(folder, f)]
         if named:
             origin, fd = self._named[max(named, key=len)]
@@ -94,6 +97,18 @@ class OpenedFolders:
             return origin, fd
         root = next((r for r in self._roots if _under(folder, r)), os.sep)
         fd = self._open_root(root)
+        if fd == "gone" and create:
+            try:
+                os.mkdir(root, 0o777)
+            except FileExistsError:
+                pass  # made since we looked: opened strictly all the same
+            except FileNotFoundError:
+                raise Skip(f"{what}{path}: the scanned folder {root} is gone, and so is the "
+                           "folder that held it; make it again to put the file back") from None
+            else:
+                self.made.append(root)
+            del self._root_fds[root]
+            fd = self._open_root(root)
         if isinstance(fd, str):
             if fd == "gone":
                 raise Skip(f"{what}{path} is gone since the scan (the scanned folder {root} "
@@ -138,7 +153,7 @@ class OpenedFolders:
         if fd is not None:
             self._cache.move_to_end(folder)
             return fd
-        base, fd = self._base(folder, what, path)
+        base, fd = self._base(folder, what, path, create)
         if folder == base:
             return fd
         parts = [p for p in folder[len(base):].split(os.sep) if p]

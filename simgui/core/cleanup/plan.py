@@ -116,9 +116,12 @@ class Plan:
                 Action.SYMLINK: f"Replace {files} with symbolic links to the copy kept",
             }[self.action] + (f", keeping one file in each of {len(self.kept):,} groups."
                               if len(self.kept) > 1 else ", keeping one file of the group."))
-            if any(op.by_identity for op in self.operations):
+            if all(op.by_identity for op in self.operations):
                 lines.append("Each file is compared byte for byte with the kept copy right "
                              "before acting.")
+            elif any(op.by_identity for op in self.operations):
+                lines.append("Each identical copy is compared byte for byte with a copy that "
+                             "stays right before acting.")
             if similar := self.similar_only:
                 lines.append(f"{similar:,} of these files {'is' if similar == 1 else 'are'} "
                              "not identical to the kept copy (similar only)"
@@ -282,11 +285,16 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
     similar = 0
     # the copy that justifies an action by identity must be identical (and, for a
     # hard link, on the same device): the kept file, else another file that stays
-    pool = [kept] + sorted((s for s in stay if s is not kept),
-                           key=_RULE_KEYS[keep]) if by_identity else []
+    pool = [kept] + sorted((s for s in stay if s is not kept), key=_RULE_KEYS[keep])
     for m in chosen:
-        justify = kept
-        if by_identity:
+        justify, proven = kept, by_identity
+        if not by_identity:
+            # similar files too (--include-similar): a file identical to one that stays
+            # goes as its copy, proven byte for byte right before, as without them
+            twin = next((s for s in pool if _identical(m, s)), None)
+            if twin is not None:
+                justify, proven = twin, True
+        else:
             justify = next((s for s in pool if _identical(m, s) and (
                 action is not Action.HARDLINK or s.device == m.device)), None)
             if justify is None:
@@ -306,7 +314,7 @@ def _group_ops(group, chosen, kept, stay, action, keep, by_identity, strict, tar
             target = os.path.join(target_dir, _relative(m.path, roots))
             if target == m.path:
                 return [], f"{m.path} is already where it would be moved", 0, 0
-        ops.append(Operation(action, group.id, m, justify, by_identity, target))
+        ops.append(Operation(action, group.id, m, justify, proven, target))
     return ops, None, left, similar
 
 

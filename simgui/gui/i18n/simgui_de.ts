@@ -1753,6 +1753,10 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
         <translation>Jede Datei wird unmittelbar vor dem Handeln Byte für Byte mit der behaltenen Kopie verglichen.</translation>
     </message>
     <message>
+        <source>Each identical copy is compared byte for byte with a copy that stays right before acting.</source>
+        <translation>Jede identische Kopie wird unmittelbar vorher Byte für Byte mit einer bleibenden Kopie verglichen.</translation>
+    </message>
+    <message>
         <source>{n:,} of these files is not identical to the kept copy (similar only)</source>
         <translation>{n:,} dieser Dateien ist nicht identisch mit der behaltenen Kopie (nur ähnlich)</translation>
     </message>
