@@ -336,3 +336,28 @@ def test_recover_leaves_both_when_a_look_alike_predates_the_batch(tmp_path, stor
     assert "cannot be proven" in settled[0].message and "both are left" in settled[0].message
     assert (t / "1.bin").exists() and users_copy.exists()
     assert {p: Path(p).read_bytes() for p in originals} == originals
+
+
+def test_an_undo_cut_between_link_and_unlink_is_finished_with_its_trash_info(
+        tmp_path, store, trash_home, hard_crash):
+    t, originals, plan = five_copies(tmp_path, store, action=Action.TRASH)
+    batch_id = execute(plan, store).batch_id
+    assert len(list((trash_home / "info").iterdir())) == 4
+    real_remove, calls = actions.remove, []
+
+    def remove(spot):
+        calls.append(spot)
+        raise Crash()  # restored under its name, still in the trash under the other
+
+    hard_crash.setattr(actions, "remove", remove)
+    with pytest.raises(Crash):
+        undo(store, batch_id)
+    hard_crash.setattr(actions, "remove", real_remove)
+    settled = journal.recover(store)
+    assert settled[0].state == "done" and "restored to" in settled[0].message
+    assert "finished by recovery" in settled[0].message
+    # the file is back, gone from the trash, and so is the entry that described it
+    restored = Path(settled[0].target)
+    assert restored.read_bytes() == originals[str(restored)]
+    assert len(list((trash_home / "files").iterdir())) == 3
+    assert len(list((trash_home / "info").iterdir())) == 3

@@ -458,11 +458,14 @@ def _settle_move(seq, action, path, st, ident, intact, content_hash, target, tem
             continue
         undo = actions.undo_record(action, name, there) if action == "move" else None
         _drop_temp_beside(temp, there)
+        verb = "moved to" if action == "move" else "restored to"
         if st is None:
-            return Outcome("done", f"moved to {name} (found by recovery)", name, undo)
+            _drop_trash_info(path, action)
+            return Outcome("done", f"{verb} {name} (found by recovery)", name, undo)
         # cut off between placing the file and removing its old name: finish
         os.unlink(path)
-        return Outcome("done", f"moved to {name} (finished by recovery)", name, undo)
+        _drop_trash_info(path, action)
+        return Outcome("done", f"{verb} {name} (finished by recovery)", name, undo)
     if temp and intact and _lstat(temp) is not None:
         os.unlink(temp)  # a partial copy, and the original is intact
     if doubt is not None:
@@ -474,6 +477,23 @@ def _settle_move(seq, action, path, st, ident, intact, content_hash, target, tem
     if st is not None:
         return _untouched(st, intact, _UNTOUCHED)
     return Outcome("unknown", f"gone from its place, and not found at {target}")
+
+
+def _drop_trash_info(path: str, action: str) -> None:
+    """A file restored from a trash, once gone from it: its ``.trashinfo`` goes too, as
+    an undo that was not cut off removes it (the trash's layout: ``files/NAME`` beside
+    ``info/NAME.trashinfo``; only a file that reads as one, for the original at ``path``)."""
+    folder, name = os.path.split(path)
+    if action != "restore" or os.path.basename(folder) != "files" or _lstat(path) is not None:
+        return
+    info = os.path.join(os.path.dirname(folder), "info", name + ".trashinfo")
+    try:
+        with open(info, "rb") as f:
+            head = f.read(4096)
+        if head.startswith(b"[Trash Info]") and b"\nPath=" in head:
+            os.unlink(info)
+    except OSError:
+        pass  # gone, or not ours to read: left as it is
 
 
 def _drop_temp_beside(temp: str | None, placed) -> None:
