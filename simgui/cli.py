@@ -628,7 +628,10 @@ def cmd_remove(args) -> int:
             if not os.access(made_in, os.W_OK | os.X_OK):
                 raise CommandError(f"--move-to {args.move_to}: cannot write in {made_in}; "
                                    "nothing was changed")
-            inside = next((r for r in roots if under(target, [r])), None)
+            # (a target named through a link into a scanned folder is inside it too)
+            real = os.path.realpath(target)
+            inside = next((r for r in roots if under(target, [r])
+                           or under(real, [os.path.realpath(r)])), None)
             if inside:
                 print(f"simgui: {target} is inside the scanned folder {inside}: the next scan "
                       "there finds the moved files again", file=sys.stderr)

@@ -164,6 +164,11 @@ def test_move_to_is_checked_before_anything_moves(scanned, capsys, tmp_path):
     code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(root / "dupes"),
                          "--dry-run")
     assert code == 0 and "inside the scanned folder" in err
+    # named through a link that leads into the scanned folder: inside it all the same
+    (tmp_path / "link").symlink_to(root / "sub")
+    code, out, err = run(capsys, "remove", "--db", db, "--move-to", str(tmp_path / "link"),
+                         "--dry-run")
+    assert code == 0 and f"inside the scanned folder {root}" in err
 
 
 def test_reference_folder_is_never_touched(scanned, capsys):
