@@ -6,7 +6,8 @@
 Printed, all from one run: time to sort the n keys with numpy (the faster of its
 default sort and its sort with AVX-512 code off, which is far faster on some AMD
 CPUs), find_pairs time,
-their ratio (target <= 30), pairs found, time per pair found, candidates (files
+their ratio (target <= 30; the search on all cores, the sort on one), the search's
+time pinned to one CPU and that ratio, pairs found, time per pair found, candidates (files
 within a file's key window in its neighbour cells: how dense the collection is
 to the search), the files its scans looked at (small cells whole, key windows in
 blocks of 16: what the work costs), those that passed its one-word filter to the
@@ -213,6 +214,19 @@ def best_of(repeat, fn):
     return best, result
 
 
+def one_core(run):
+    """``run()`` with this process pinned to one CPU (where the platform allows), the
+    result; its threads then share that core."""
+    if not hasattr(os, "sched_getaffinity"):
+        return math.nan
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})
+    try:
+        return run()
+    finally:
+        os.sched_setaffinity(0, cpus)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
@@ -232,7 +246,13 @@ def main() -> None:
     find_pairs(np.arange(10), np.ones((10, 16), np.int64))  # compile / load numba cache
     print(f"{args.corpus} corpus; tolerances: key {tol.key} %, sum table {tol.sum} %, Skew key; "
           + ("freed memory kept for reuse, as in the app" if kept else "malloc as it is"))
-    print(f"{'files':>9}{'sort s':>9}{'find s':>8}{'ratio':>7}{'pairs':>10}{'us/pair':>9}"
+    from simgui.core.search.workers import workers
+    # numpy's sort runs on one thread; the search on all of them: the ratio is given
+    # both ways (one core: the process pinned to one CPU while it searches)
+    print(f"the search uses {workers()} threads; numpy's sort one. 'ratio': find / sort; "
+          "'1 core': the search pinned to one CPU, and its ratio")
+    print(f"{'files':>9}{'sort s':>9}{'find s':>8}{'ratio':>7}{'1 core':>8}{'ratio':>7}"
+          f"{'pairs':>10}{'us/pair':>9}"
           f"{'candidates':>12}{'per file':>9}{'looked at':>12}{'filtered':>10}"
           "  (with extensions: find s, pairs)")
     rows = []
@@ -252,11 +272,14 @@ def main() -> None:
             continue
         t_find, pairs = best_of(args.repeat, lambda: find_pairs(
             sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum))
+        t_one = one_core(lambda: best_of(args.repeat, lambda: find_pairs(
+            sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum))[0])
         _, work = SearchSpace.build(sizes, tables)._class_pairs_counted(tol)
         t_ext, pairs_ext = best_of(1, lambda: find_pairs(
             sizes, tables, key_tolerance=tol.key, sum_tolerance=tol.sum, extensions=exts))
         rows.append((n, t_find, len(pairs), work["examined"]))
-        print(f"{n:>9}{t_sort:>9.4f}{t_find:>8.3f}{t_find / t_sort:>7.0f}{len(pairs):>10}"
+        print(f"{n:>9}{t_sort:>9.4f}{t_find:>8.3f}{t_find / t_sort:>7.0f}"
+              f"{t_one:>8.3f}{t_one / t_sort:>7.0f}{len(pairs):>10}"
               f"{1e6 * t_find / max(len(pairs), 1):>9.2f}{work['examined']:>12}"
               f"{work['examined'] / n:>9.1f}{work['looked_at']:>12}{work['filtered']:>10}"
               f"  ({t_ext:.2f} s, "
