@@ -11,7 +11,10 @@ at distance 1..3 of stored fingerprints so find_all returns something.  Then:
 brute force (numpy XOR + popcount over every stored fingerprint) on a few
 queries, extrapolated per query, with the index's answers checked against it;
 and hamming_pairs on N fingerprints with ~10% near-duplicates, for several
-block counts and the default, checked against brute force on a sample.  One
+block counts and the default, checked against brute force on a sample, and
+against simhash-pybind's ``find_all`` (seomoz's C++ index, whose figures simhash-py
+published) on the same fingerprints, timed in this run where it is installed
+(``pip install simhash-pybind``; the published columns are not of this machine).  One
 thread; numba is warmed up first and compile time is excluded; each timing is
 the best of --repeat runs.  All figures but the published ones come from this
 run.
@@ -132,6 +135,30 @@ def run_index(args, blocks, fps, queries, planted, pick, truth) -> bool:
     return ok_all and ok_first
 
 
+def peer_pairs(near: np.ndarray, ours: np.ndarray, repeat: int, our_secs: float) -> bool:
+    """The same pairs by simhash-pybind's ``find_all`` (seomoz's C++ table index, which
+    simhash-py's published figures are of), timed in this run on the same fingerprints
+    (its set of ints made before the clock starts), if it is installed; True unless
+    its pairs differ from ours."""
+    try:
+        from simhash import _simhash
+    except ImportError:
+        print("simhash-pybind: not installed (pip install simhash-pybind): no peer measured "
+              "in this run; the 'simhash-py 2011' columns above are its authors' figures")
+        return True
+    values = set(near.tolist())
+    secs, found = best(lambda: _simhash.find_all(values, BLOCKS, DISTANCE), repeat)
+    # its pairs are of values, each pair once: ours are of indices, so compare as values
+    theirs = {(min(a, b), max(a, b)) for a, b in found}
+    mine = {(min(a, b), max(a, b)) for a, b in near[ours].tolist() if a != b}
+    same = theirs == mine
+    print(f"simhash-pybind find_all({BLOCKS} blocks, {DISTANCE} bits), one thread: "
+          f"{secs:.3f} s, {len(theirs):,} pairs of distinct values "
+          f"({'the same' if same else 'NOT the same'} as ours); hamming_pairs with "
+          f"{BLOCKS} blocks is {secs / our_secs:.1f} x as fast")
+    return same
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1_000_000, help="stored fingerprints")
@@ -185,9 +212,11 @@ def main(argv=None) -> int:
     print(f"{'num_blocks':>10} {'tables':>7} {'seconds':>8} {'pairs':>10}")
     ok_pairs = True
     reference = None
+    seconds = {}
     chosen = _default_blocks(args.n, DISTANCE)
     for b in list(range(DISTANCE + 1, DISTANCE + 5)) + [None]:
         secs, (pairs, dist) = best(lambda: hamming_pairs(near, DISTANCE, b), args.repeat)
+        seconds[b] = secs
         if reference is None:
             reference = (pairs, dist)
         same = np.array_equal(pairs, reference[0]) and np.array_equal(dist, reference[1])
@@ -196,6 +225,7 @@ def main(argv=None) -> int:
         print(f"{label:>10} {tables:>7} {secs:8.3f} {pairs.shape[0]:>10,}"
               f"{'' if same else '  DIFFERENT from the first row'}")
         ok_pairs = ok_pairs and same
+    ok_pairs = peer_pairs(near, reference[0], args.repeat, seconds[BLOCKS]) and ok_pairs
     # brute force on a sample: the pairs among 3,000 indices must be exactly
     # the reported pairs with both ends in the sample
     sample = np.sort(rng.choice(args.n, min(args.n, 3000), replace=False))
