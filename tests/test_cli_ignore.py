@@ -1,6 +1,7 @@
 """The ignore list: kept in the store (migration 6), left out of the groups by a small
 separate step, and edited on the command line (``simgui ignore``)."""
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -92,6 +93,36 @@ def test_ignored_members_leave_their_group_and_lone_references_go():
     # the same on groups as objects
     groups = groups_without_ignored(table.groups(), pairs)
     assert [[m.path for m in g.files] for g in groups] == _groups(after)
+
+
+def test_copies_of_each_other_that_left_a_group_make_their_own():
+    # "Not Duplicates" on a whole group: 1 and 2 are not duplicates of 0, but 1 and 2
+    # are identical copies of each other, which must still be found
+    table = _table()
+    files = table.files
+    hashes = list(files.hashes)
+    hashes[2] = hashes[1]
+    sizes = files.sizes.copy()
+    sizes[2] = sizes[1]
+    table = dataclasses.replace(table, files=dataclasses.replace(files, hashes=hashes,
+                                                                 sizes=sizes))
+    first, second = _groups(table)
+    pairs = [(m, first[0]) for m in first[1:]]
+    after = without_ignored(table, pairs)
+    assert _groups(after) == [second, [first[1], first[2]]]
+    copies = slice(after.start[1], after.start[2])
+    assert after.identical[copies].all() and (after.similarity[copies] == 100).all()
+    assert (after.sum_distance[copies] == 0).all() and (after.copy_of[copies] == -1).all()
+    assert after.group_bytes[1] == sizes[2]
+    # the same on groups as objects, numbered after the others
+    groups = groups_without_ignored(table.groups(), pairs)
+    assert [[m.path for m in g.files] for g in groups] == _groups(after)
+    assert [g.id for g in groups] == [2, 3] and groups[1].all_identical
+    # a member whose pair is ignored stays where its identical copy stays: it is a copy
+    assert without_ignored(table, pairs[:1]) is not table
+    assert _groups(without_ignored(table, pairs[:1])) == [first, second]
+    assert [[m.path for m in g.files] for g in groups_without_ignored(
+        table.groups(), pairs[:1])] == [first, second]
 
 
 # -- the command line ------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 A small step after grouping, apart from the search itself: a member whose pair with
 its group's reference is ignored leaves the group, and a group left with its reference
-alone is dropped.  The other columns are kept as they were.
+alone is dropped; the members that left a group and are identical copies of each other
+make a group of their own.  The other columns are kept as they were.
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from simgui.core.search.groups import Group, GroupTable
+from simgui.core.search.groups import Group, GroupTable, Member
 
 
 def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> GroupTable:
-    """``table`` without the members paired with their reference in ``pairs``."""
+    """``table`` without the members paired with their reference in ``pairs`` (but those
+    with an identical copy among the members that stay); the members that left one
+    group and are identical copies of each other make a group of their own, after the
+    others (identical copies are always found: that they are not duplicates of the
+    reference says nothing of each other)."""
     ignored = {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs}
     if not ignored or len(table) == 0:
         return table
@@ -30,46 +35,106 @@ def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> Grou
             keep[r] = False
     if keep.all():
         return table
+    _keep_copies_of_kept(table, keep)
     # groups with a member left keep their reference and those members
     members_left = np.bincount(table.group_of_row, weights=keep, minlength=len(table)) - 1
     keep &= (members_left > 0)[table.group_of_row]
     groups = np.flatnonzero(members_left > 0)
-    new_row = np.cumsum(keep) - 1
-    counts = np.bincount(table.group_of_row[keep], minlength=len(table))[groups]
+    counts = np.bincount(table.group_of_row[keep], minlength=len(table))[groups].tolist()
+    taken = np.flatnonzero(keep)
+    # then the copies among the members that left each group
+    copies = _copies_that_left(table, keep)
+    order = np.concatenate([taken, *map(np.asarray, copies)]).astype(np.int64)
+    counts += [len(c) for c in copies]
+    new = np.zeros(len(order), bool)
+    new[len(taken):] = True  # rows of the groups of copies: identical to their first
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    copy_of = table.copy_of[keep]
-    points = copy_of >= 0
-    copy_of = np.where(points & keep[np.maximum(copy_of, 0)],
-                       new_row[np.maximum(copy_of, 0)], -1).astype(np.int64)
-    member_bytes = np.where(np.isin(np.arange(len(rows)), table.start[:-1]), 0,
-                            table.files.sizes[rows])[keep]
-    group_of = np.repeat(np.arange(len(groups)), counts)
-    group_bytes = np.bincount(group_of, weights=member_bytes,
-                              minlength=len(groups)).astype(np.int64)
-    # every other column with one value per row (distances, similarity, identity...)
-    per_row = {f.name: getattr(table, f.name)[keep] for f in dataclasses.fields(table)
+    first = np.zeros(len(order), bool)
+    first[start[:-1]] = True
+    new_row = np.full(len(rows), -1, np.int64)
+    new_row[taken] = np.arange(len(taken))
+    copy_of = table.copy_of[order]
+    copy_of = np.where(~new & (copy_of >= 0), new_row[np.maximum(copy_of, 0)], -1)
+    member_bytes = np.where(first, 0, table.files.sizes[rows[order]])
+    group_bytes = np.bincount(np.repeat(np.arange(len(counts)), counts), weights=member_bytes,
+                              minlength=len(counts)).astype(np.int64)
+    # every other column with one value per row (distances, similarity, identity...),
+    # those of a group of copies as an identical copy's
+    per_row = {f.name: getattr(table, f.name)[order] for f in dataclasses.fields(table)
                if f.name not in ("rows", "copy_of", "start", "group_bytes", "original_index")
                and isinstance(getattr(table, f.name), np.ndarray)
                and len(getattr(table, f.name)) == len(rows)}
-    return dataclasses.replace(table, start=start, rows=rows[keep], group_bytes=group_bytes,
-                               copy_of=copy_of, **per_row)
+    per_row["identical"] = np.where(new, True, per_row["identical"])
+    per_row["similarity"] = np.where(new, 100.0, per_row["similarity"])
+    per_row["key_distance"] = np.where(new, 0.0, per_row["key_distance"])
+    per_row["sum_distance"] = np.where(new, 0, per_row["sum_distance"])
+    return dataclasses.replace(table, start=start, rows=rows[order], group_bytes=group_bytes,
+                               copy_of=copy_of.astype(np.int64), **per_row)
+
+
+def _keep_copies_of_kept(table: GroupTable, keep: np.ndarray) -> None:
+    """A member whose pair is ignored stays where an identical copy of it stays among the
+    members (its copy is in the group: so is it), unless it is a copy of the reference
+    (then the user said so of two identical files, and is taken at their word)."""
+    files = table.files
+    for g in np.unique(table.group_of_row[~keep]).tolist():
+        lo, hi = int(table.start[g]) + 1, int(table.start[g + 1])
+        ref = int(table.rows[lo - 1])
+        staying = {(int(files.sizes[f]), files.hashes[f])
+                   for r, f in zip(range(lo, hi), table.rows[lo:hi].tolist()) if keep[r]}
+        staying.discard((int(files.sizes[ref]), files.hashes[ref]))
+        for r in range(lo, hi):
+            f = int(table.rows[r])
+            if not keep[r] and files.hashes[f] and \
+                    (int(files.sizes[f]), files.hashes[f]) in staying:
+                keep[r] = True
+
+
+def _copies_that_left(table: GroupTable, keep: np.ndarray) -> list[list[int]]:
+    """Rows of the members that left a group, as sets of identical copies of two or more
+    (each in its group's order), group by group."""
+    files = table.files
+    out: list[list[int]] = []
+    for g in np.unique(table.group_of_row[~keep]).tolist():
+        sets: dict[tuple[int, bytes], list[int]] = {}
+        for r in range(int(table.start[g]) + 1, int(table.start[g + 1])):
+            f = int(table.rows[r])
+            if not keep[r] and files.hashes[f]:
+                sets.setdefault((int(files.sizes[f]), files.hashes[f]), []).append(r)
+        out += [rs for rs in sets.values() if len(rs) > 1]
+    return out
 
 
 def groups_without_ignored(groups: Iterable[Group], pairs: Iterable[tuple[str, str]]
                            ) -> list[Group]:
     """As :func:`without_ignored`, for groups as objects (the command line's
     ``find_groups``): members paired with their reference in ``pairs`` leave; a group
-    left with no member is dropped."""
+    left with no member is dropped; the members that left a group and are identical
+    copies of each other make a group of their own, after the others (numbered on)."""
     ignored = {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs}
     groups = list(groups)
     if not ignored:
         return groups
-    kept = []
+    kept, copies = [], []
     for g in groups:
         ref = os.fsencode(g.reference.path)
         members = tuple(m for m in g.members
                         if frozenset((ref, os.fsencode(m.path))) not in ignored)
+        staying = {(m.size, m.content_hash) for m in members} - {
+            (g.reference.size, g.reference.content_hash)}
+        members = tuple(m for m in g.members if m in members or (
+            m.content_hash and (m.size, m.content_hash) in staying))
         if members:
             kept.append(g if len(members) == len(g.members)
                         else dataclasses.replace(g, members=members))
+        sets: dict[tuple[int, bytes], list[Member]] = {}
+        for m in g.members:
+            if m not in members and m.content_hash:
+                sets.setdefault((m.size, m.content_hash), []).append(m)
+        copies += [s for s in sets.values() if len(s) > 1]
+    next_id = max((g.id for g in groups), default=0) + 1
+    for i, same in enumerate(copies):
+        files = [dataclasses.replace(m, identical=True, key_distance=0.0, sum_distance=0,
+                                     similarity=100.0, copy_of="") for m in same]
+        kept.append(Group(next_id + i, files[0], tuple(files[1:])))
     return kept
