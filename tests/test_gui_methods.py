@@ -212,3 +212,26 @@ def test_start_up_with_a_method_reads_the_missing_fingerprints(qtbot, tmp_path):
     assert w.analysis.settings.method == "minhash"
     assert w.analysis.files.fingerprinted.all()
     assert w.model.rowCount() == 6 and w.problems.count() == 0
+
+
+def test_two_files_of_different_groups_show_their_own_figures(qtbot, window, scanned):
+    # each file's figures are against its own group's reference: for two files of
+    # different groups the panel shows no roles and the two files measured between them
+    table = window.table
+    a = int(table.rows[table.start[0] + 1])  # a member of the first group
+    b = int(table.rows[table.start[1]])  # the reference of the second
+    window._selection_changed([a, b], -1)
+    details = window.details
+    shown = [f.role for f in details.files]
+    assert shown == ["", ""]
+    assert details.files[1].similarity is None and details.files[1].key_distance is None
+    expected = methods.pair_similarity("paper", window.analysis.files, [a], [b],
+                                       np.array([False]))[0]
+    assert details.pair_similarity == pytest.approx(expected)
+    assert expected < 50  # unrelated files: little in common, not a member's 99 %
+    texts = [w.text() for w in details.findChildren(type(details.title))]
+    assert not any("reference" in t or "member" in t for t in texts)
+    # two files of one group: the reference and a member, as before
+    window._selection_changed([int(table.rows[table.start[0]]), a], 0)
+    assert [f.role for f in details.files] == ["reference", "member"]
+    assert details.pair_similarity is None

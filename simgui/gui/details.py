@@ -280,6 +280,7 @@ class DetailsPanel(QWidget):
         #: pictures look (they may share no byte), and key and sum distances mean nothing
         self.pictures_method = False
         self.files: list[FileDetails] = []
+        self.pair_similarity: float | None = None  # two files of different groups: theirs
         self.pending: tuple[str, str] | None = None  # pair asked for, result not in yet
         self.result: Differences | None = None
         self._cache: tuple[tuple, Differences] | None = None  # last result, by pair identity
@@ -418,13 +419,16 @@ class DetailsPanel(QWidget):
     def set_tags(self, tags) -> None:
         """The tag set the shown sum tables were counted with."""
         self.tags = validate_tags(tags)
-        self.show_files(self.files)
+        self.show_files(self.files, self.pair_similarity)
 
     # showing files ------------------------------------------------------------
 
-    def show_files(self, files: list[FileDetails]) -> None:
-        """Show nothing, one file, or the first two of several side by side."""
+    def show_files(self, files: list[FileDetails], similarity: float | None = None) -> None:
+        """Show nothing, one file, or the first two of several side by side;
+        ``similarity``: of two files not compared through one group's reference, the
+        one measured between them."""
         self.files = list(files)
+        self.pair_similarity = similarity
         self._timer.stop()
         self.pending = None
         self.result = None
@@ -486,6 +490,20 @@ class DetailsPanel(QWidget):
         ]
         if not two and files[0].role:
             rows.append((self.tr("Role"), [self._role(files[0].role)], False))
+        if two and not any(f.role for f in files):
+            # two files of different groups (or of none): their own figures
+            a, b = files
+            apart = int(np.abs(np.asarray(a.table, np.int64)
+                               - np.asarray(b.table, np.int64)).sum())
+            share = self.pair_similarity
+            pair = FileDetails(b.path, b.size, b.mtime_ns, b.table, b.key, b.extension,
+                               identical=share == 100.0, similarity=share, role="member")
+            if self.pair_similarity is not None:
+                rows.append((self.tr("Similarity"), [self._similarity(pair)], False))
+            if not self.pictures_method:
+                rows.append((self.tr("A to B"), [self.tr(
+                    "key distance {key:,.1f} · sum distance {sum:,}").format(
+                        key=abs(a.key - b.key), sum=apart)], False))
         if any(f.role == "member" for f in files):
             # two members are each measured against their reference: say so, and
             # measure them against each other too

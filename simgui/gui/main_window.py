@@ -3,6 +3,8 @@ charts below, every long job on a worker (:mod:`simgui.gui.tasks`)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import html
 import os
 import time
@@ -977,10 +979,33 @@ class MainWindow(QMainWindow):
             reference = int(self.table.rows[self.table.start[group]])
             if reference != files[0]:
                 files = [reference, files[0]]
-        self.details.show_files([self._file_details(f) for f in files[:2]])
+        shown = [self._file_details(f) for f in files[:2]]
+        groups = {self._group_of(f) for f in files[:2]}
+        if len(shown) == 2 and (len(groups) > 1 or None in groups):
+            # two files of different groups (or outside any): each one's figures are
+            # against its own reference, which is not the other file; show the pair's own
+            shown = [dataclasses.replace(d, identical=None, similarity=None, key_distance=None,
+                                         sum_distance=None, role="") for d in shown]
+            self.details.show_files(shown, similarity=self._pair_similarity(*files[:2]))
+        else:
+            self.details.show_files(shown)
         if group >= 0:
             lo, hi = self.table.start[group], self.table.start[group + 1]
             self.key_chart.highlight(self.table.rows[lo:hi])
+
+    def _group_of(self, f: int) -> int | None:
+        row = np.flatnonzero(self.table.rows == f) if self.table is not None else []
+        return int(self.table.group_of_row[row[0]]) if len(row) else None
+
+    def _pair_similarity(self, a: int, b: int) -> float:
+        """Two files' similarity by the search's method, measured between them."""
+        from simgui.core.search import methods
+
+        files = self.analysis.files
+        same = bool(files.hashes[a]) and files.hashes[a] == files.hashes[b] and \
+            files.sizes[a] == files.sizes[b]
+        return float(methods.pair_similarity(self.analysis.settings.method, files, [a], [b],
+                                             np.array([same]))[0])
 
     def _file_details(self, f: int) -> FileDetails:
         files = self.analysis.files
