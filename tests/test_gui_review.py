@@ -317,6 +317,9 @@ def test_ignoring_a_group_row_ignores_each_member_with_its_reference(qtbot, wind
                           check_params_cb=lambda busy: not busy):
         window.groups.ignore_current()
     assert window.model.rowCount() == 5
+    # the counts under the sliders say the groups shown, not the search's 6
+    assert "<b>5</b> groups" in window.tolerance.counts.text()
+    assert len(window.table) == 5  # what the details read is what is shown
 
 
 # -- re-prioritize --------------------------------------------------------------------------

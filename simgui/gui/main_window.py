@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.analysis: Analysis | None = None
         self._failure = ""  # why the last job failed, until the next one starts
         self.table: GroupTable | None = None
+        self._counts = None  # the last search's counts (HitCounts), shown under the sliders
         # a scan's identical copies are shown while it reads the rest (issue 25): until
         # its results arrive, the groups are those alone, with no analysis behind them
         self._identical_preview = False
@@ -816,9 +817,10 @@ class MainWindow(QMainWindow):
             self.model.table.files is self.analysis.files
         current = self.groups.current_file() if same_files else self.groups.current_path()
         counts, self.table = self.analysis.at(tolerances)
-        self.tolerance.show_counts(counts)
         self.model.set_table(self.table, self.protected_folders())
         self.table = self.model.table  # with the references the user chose
+        self._counts = counts
+        self._show_counts()
         if same_files:  # references chosen and pairs ignored keep the table's files
             found = current < 0 or self.groups.select_file(current)
         else:
@@ -1223,9 +1225,20 @@ class MainWindow(QMainWindow):
         task.succeeded.connect(self._ignored_changed)
         self._start(task, quiet=True)
 
+    def _show_counts(self) -> None:
+        """The search's counts, with the groups shown (pairs on the ignore list leave
+        them, which the search does not know)."""
+        counts = self._counts
+        if counts is not None and self.model.table is not None:
+            counts = dataclasses.replace(counts, groups=len(self.model.table))
+        self.tolerance.show_counts(counts)
+
     def _ignored_changed(self, pairs) -> None:
         self._ignored = tuple(pairs)
         self.model.set_ignored(self._ignored)
+        if self.model.table is not None and self.table is not None:
+            self.table = self.model.table
+            self._show_counts()
         n = len(self._ignored)
         self.set_status((self.tr("{n:,} pair on the ignore list (Edit › Settings shows and "
                                  "edits it).") if n == 1
