@@ -45,6 +45,12 @@ def test_merging_from_the_window_then_undo(qtbot, window, tmp_path, monkeypatch)
     seen = {}
 
     def pick_a_version(dialog):
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        # Enter does not merge: Cancel is the default, as in every clean-up's question
+        buttons = dialog.findChild(QDialogButtonBox)
+        assert buttons.button(QDialogButtonBox.StandardButton.Cancel).isDefault()
+        assert not dialog.go.isDefault() and not dialog.go.autoDefault()
         seen["steps"] = dialog.findChild(QPlainTextEdit).toPlainText()
         seen["choices"] = dialog.choices.count()
         dialog.choices.item(0).setCheckState(Qt.CheckState.Checked)

@@ -335,3 +335,29 @@ def test_a_chosen_reference_holds_in_the_groups_of_another_search(qtbot):
     m.make_reference(int(t.rows[t.start[0] + 3]))
     for analysis in (analyses[0], analyses[1], analyses[0]):
         assert chosen in show(analysis)
+
+
+def test_the_copies_view_shows_names_that_are_not_utf8_as_the_tree_does(qtbot):
+    import dataclasses
+    import os
+
+    from simgui.gui.copies_view import FOLDER as C_FOLDER, KEPT, NAME as C_NAME, CopiesModel
+
+    files = files_with_groups(n_groups=1, per_group=3)
+    odd = os.fsdecode(b"/data/caf\xe9/g000_\xff.bin")
+    files = dataclasses.replace(files, paths=[files.paths[0], odd, files.paths[2]])
+    m = GroupsModel()
+    m.set_table(Analysis.build(files).groups(Tolerances(1, 1)))
+    copies = CopiesModel(m)
+    copies.set_active(True)
+    rows = {m.table.files.paths[copies.file_of(copies.index(r, 0))]: r
+            for r in range(copies.rowCount())}
+    if odd in rows:  # a copy: its name and folder as the tree shows them
+        r = rows[odd]
+        assert copies.data(copies.index(r, C_NAME)) == "g000_\\xff.bin"
+        assert copies.data(copies.index(r, C_FOLDER)) == "/data/caf\\xe9"
+    else:  # the kept file
+        assert copies.data(copies.index(0, KEPT)) == "/data/caf\\xe9/g000_\\xff.bin"
+    assert not any("\udcff" in (t or "") or "\ufffd" in (t or "")
+                   for r in range(copies.rowCount()) for c in (C_NAME, C_FOLDER, KEPT)
+                   for t in [copies.data(copies.index(r, c))])

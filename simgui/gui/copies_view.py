@@ -12,6 +12,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from simgui.core.shown import shown_path
 from simgui.core.units import format_bytes
 from simgui.gui.groups_model import GroupsModel, modified_text, similarity_text
 
@@ -138,15 +139,15 @@ class CopiesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.CheckStateRole and column == NAME:
             return self.groups.row_check_state(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return path
+            return shown_path(path)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, SIMILARITY):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == NAME:
-            return os.path.basename(path)
+            return shown_path(os.path.basename(path))
         if column == FOLDER:
-            return os.path.dirname(path)
+            return shown_path(os.path.dirname(path))
         if column == SIZE:
             return format_bytes(int(t.files.sizes[f]))
         if column == MODIFIED:
@@ -156,7 +157,7 @@ class CopiesModel(QAbstractTableModel):
         if column == IDENTICAL:
             return self.tr("identical") if t.identical[row] else self.tr("similar")
         if column == KEPT:
-            return t.files.paths[int(t.rows[t.start[t.group_of_row[row]]])]
+            return shown_path(t.files.paths[int(t.rows[t.start[t.group_of_row[row]]])])
         return None
 
 

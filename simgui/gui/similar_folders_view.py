@@ -417,6 +417,11 @@ class MergeDialog(QDialog):
         layout.addWidget(steps, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.go = buttons.addButton(self.tr("Merge"), QDialogButtonBox.ButtonRole.AcceptRole)
+        # as every clean-up's confirmation: Enter does not act, Cancel is the default
+        self.go.setAutoDefault(False)
+        cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setDefault(True)
+        cancel.setFocus()
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
