@@ -99,6 +99,12 @@ def _open_store(args) -> Store:
     if args.db and args.command != "scan" and not os.path.exists(args.db):
         raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
                            "makes one)")
+    if not args.db and args.command not in ("scan", "import"):
+        from simgui.core.store.database import default_db_path
+
+        default = default_db_path()
+        if not default.exists():  # nothing scanned yet: said, and nothing made
+            raise CommandError(f"no store yet at {default} ('simgui scan FOLDER' makes one)")
     # the reading commands read a store they cannot write; the others must write it
     writes = args.command in ("scan", "undo") or (args.command == "remove"
                                                   and not args.dry_run)

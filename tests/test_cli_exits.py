@@ -68,3 +68,21 @@ def test_ctrl_c_during_a_scan_gives_130_and_keeps_what_was_read(tmp_path):
         pytest.skip("the scan finished before the signal arrived")  # (a very fast machine)
     assert code == 130, first + rest
     assert main(["stats", "--db", db]) == 0  # the store is consistent
+
+
+@pytest.mark.parametrize("command", [["journal"], ["stats"], ["groups"], ["undo"],
+                                     ["ignore", "list"]])
+def test_a_reading_command_before_any_scan_makes_no_store(command, tmp_path, capsys,
+                                                           monkeypatch):
+    default = tmp_path / "data" / "simgui" / "simgui.sqlite3"
+    monkeypatch.setenv("SIMGUI_DB", str(default))
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("simgui: no store yet at") and len(err.splitlines()) == 1
+    assert "simgui scan FOLDER" in err
+    assert not default.exists() and not default.parent.exists()
+    # the first scan makes it
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a").write_text("a")
+    assert main(["scan", "-q", str(folder)]) == 0 and default.exists()
