@@ -162,3 +162,21 @@ def test_trashing_a_folder_from_the_window_keeps_copies_and_refuses_losses(
     assert shown[-1].startswith("Send 6 files")
     assert list((root / "backup").iterdir()) == []
     assert len(list((root / "docs").iterdir())) == 6  # the kept copies
+
+
+def test_a_nested_pair_offers_only_the_clean_up_that_can_be_done(qtbot):
+    # w/ copied into its own subfolder w/copy: trashing w would trash the copies too,
+    # and a folder is never merged with a folder inside it; trashing w/copy can be done
+    spec = [("/w/a", 100, 1, 0, 100), ("/w/b", 200, 2, 1, 100),
+            ("/w/copy/a", 100, 1, 0, 100), ("/w/copy/b", 200, 2, 1, 100)]
+    view = SimilarFoldersView()
+    qtbot.addWidget(view)
+    view.show()
+    with qtbot.waitSignal(view.pairs_ready, timeout=WAIT_MS):
+        view.set_table(table(spec))
+    pair = view.current_pair()
+    assert pair.nested and (pair.a, pair.b) == ("/w", "/w/copy")
+    assert view.trash_b.isEnabled()
+    assert not any(b.isEnabled() for b in (view.trash_a, view.merge_a, view.merge_b))
+    assert "A holds B" in view.trash_a.toolTip()
+    assert "A holds B" not in view.trash_b.toolTip()

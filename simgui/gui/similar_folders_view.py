@@ -173,6 +173,7 @@ class SimilarFoldersView(QWidget):
                       "back.")
         self.trash_a = QPushButton(self.tr("Trash Folder A…"))
         self.trash_b = QPushButton(self.tr("Trash Folder B…"))
+        self._tips = {self.trash_a: tip.format("A"), self.trash_b: tip.format("B")}
         self.trash_a.setToolTip(tip.format("A"))
         self.trash_b.setToolTip(tip.format("B"))
         self.trash_a.clicked.connect(lambda: self._trash("a"))
@@ -186,6 +187,8 @@ class SimilarFoldersView(QWidget):
         self.merge_b = QPushButton(self.tr("Merge B into A…"))
         self.merge_a.setToolTip(merge_tip.format("A", "B"))
         self.merge_b.setToolTip(merge_tip.format("B", "A"))
+        self._tips.update({self.merge_a: merge_tip.format("A", "B"),
+                           self.merge_b: merge_tip.format("B", "A")})
         self.merge_a.clicked.connect(lambda: self._merge("a"))
         self.merge_b.clicked.connect(lambda: self._merge("b"))
         for side, trash, merge in ((self.side_a, self.trash_a, self.merge_a),
@@ -310,9 +313,17 @@ class SimilarFoldersView(QWidget):
         if pairs:
             self.list.setCurrentItem(self.list.topLevelItem(0))
 
-    def _enable_trash(self, on: bool) -> None:
+    def _enable_trash(self, on: bool, nested: bool = False) -> None:
+        """The clean-up buttons, for a pair selected (``on``); where B is inside A,
+        only Trash Folder B can be done (A holds B, so trashing A trashes B's copies
+        too; a folder is never merged with a folder inside it): the others are off, and
+        say why."""
+        why = self.tr("A holds B: this pair can only be cleaned up by trashing B, whose "
+                      "files have their copies in the rest of A")
         for button in (self.trash_a, self.trash_b, self.merge_a, self.merge_b):
-            button.setEnabled(on)
+            off = nested and button is not self.trash_b
+            button.setEnabled(on and not off)
+            button.setToolTip(why if on and off else self._tips[button])
 
     def current_pair(self) -> FolderPair | None:
         item = self.list.currentItem()
@@ -329,7 +340,8 @@ class SimilarFoldersView(QWidget):
             self.merge_requested.emit(*((pair.a, pair.b) if side == "a" else (pair.b, pair.a)))
 
     def _pair_selected(self, item, _previous=None) -> None:
-        self._enable_trash(item is not None and self.index is not None)
+        self._enable_trash(item is not None and self.index is not None,
+                           item is not None and item.data(0, Qt.ItemDataRole.UserRole).nested)
         if item is None or self.index is None:
             self.side_a.clear("A")
             self.side_b.clear("B")

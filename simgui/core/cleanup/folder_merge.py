@@ -128,7 +128,7 @@ def plan_merge(index: FolderIndex, a: str, b: str, *, roots: Sequence[str],
     plan = MergePlan(a, b, roots=roots)
     prefer = {os.path.abspath(p) for p in prefer_a}
     if a == b or _under(a, b) or _under(b, a):
-        plan.refused.append("one folder is inside the other (or is it)")
+        plan.refused.append("one folder is inside the other, or is the other")
         return plan
     for folder in (a, b):
         if folder not in index.ids:

@@ -2119,6 +2119,10 @@ Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</t
 <context>
     <name>SimilarFoldersView</name>
     <message>
+        <source>A holds B: this pair can only be cleaned up by trashing B, whose files have their copies in the rest of A</source>
+        <translation>A enthält B: Dieses Paar lässt sich nur bereinigen, indem B in den Papierkorb kommt, dessen Dateien ihre Kopien im Rest von A haben</translation>
+    </message>
+    <message>
         <source>Similar</source>
         <translation>Ähnlich</translation>
     </message>
