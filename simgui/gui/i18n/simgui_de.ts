@@ -572,11 +572,11 @@ Anhaken, um ihn zum Referenzordner zu machen (geschützt)</translation>
     </message>
     <message>
         <source>{n} files · {size} to free</source>
-        <translation>{n} Dateien · {size} frei</translation>
+        <translation>{n} Dateien · {size} freizugeben</translation>
     </message>
     <message>
         <source>all copies</source>
-        <translation>alles Kopien</translation>
+        <translation>alle Kopien</translation>
     </message>
     <message>
         <source>{same} of {n}</source>
