@@ -64,12 +64,17 @@ def test_merging_from_the_window_then_undo(qtbot, window, tmp_path, monkeypatch)
     assert tree(b)["notes.txt"] == before_a["notes.txt"]  # A's version, picked
     assert tree(b)["sub/only.bin"] == before_a["sub/only.bin"]
     assert not (a / "notes.txt").exists() and not (a / "sub" / "only.bin").exists()
+    asked = []
     monkeypatch.setattr(QMessageBox, "question",
-                        lambda *args, **kw: QMessageBox.StandardButton.Yes)
+                        lambda parent, title, text, *args, **kw: asked.append(text)
+                        or QMessageBox.StandardButton.Yes)
     with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
                           check_params_cb=lambda busy: not busy):
         window.undo_last()
     assert tree(a) == before_a and tree(b) == before_b
+    # a merge's steps are copies made as well as files trashed: not "put back N files"
+    assert asked and asked[0].startswith("Undo merge") and "copies it made are removed" \
+        in asked[0]
 
 
 def test_a_merge_into_a_reference_folder_never_replaces_its_files(qtbot, window, tmp_path,

@@ -1374,6 +1374,11 @@ class MainWindow(QMainWindow):
                     self.tr("Put back the {n:,} files of clean-up {id} ({action}, {when})?\n"
                             "Files whose original place is taken again are left where they "
                             "are."))
+        if last.action == "merge":  # its steps are copies made as well as files trashed
+            question = self.tr("Undo merge {id} ({when})? Its {n:,} steps are undone: the "
+                               "files it sent to the trash are put back, and the copies it "
+                               "made are removed.\nFiles whose original place is taken again "
+                               "are left where they are.")
         answer = QMessageBox.question(self, self.tr("Undo"), question.format(
             n=done, id=last.id, action=action_word(last.action), when=when))
         if answer != QMessageBox.StandardButton.Yes:

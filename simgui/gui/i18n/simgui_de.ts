@@ -1552,6 +1552,12 @@ Files whose original place is taken again are left where they are.</source>
 Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</translation>
     </message>
     <message>
+        <source>Undo merge {id} ({when})? Its {n:,} steps are undone: the files it sent to the trash are put back, and the copies it made are removed.
+Files whose original place is taken again are left where they are.</source>
+        <translation>Zusammenführung {id} ({when}) rückgängig machen? Ihre {n:,} Schritte werden zurückgenommen: Die Dateien, die sie in den Papierkorb verschoben hat, kommen zurück, und die Kopien, die sie angelegt hat, werden entfernt.
+Dateien, deren ursprünglicher Platz wieder belegt ist, bleiben, wo sie sind.</translation>
+    </message>
+    <message>
         <source>Undoing</source>
         <translation>Rückgängig machen</translation>
     </message>
