@@ -103,6 +103,9 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
     landscape().resize((480, 360)).save(root / "holiday-small.png")
     landscape().transpose(Image.Transpose.ROTATE_90).save(root / "holiday-turned.jpg")
     (root / "notes.txt").write_text("not a picture " * 40)
+    for i in range(3):  # copies are found by every method: here more of them than pictures
+        for copy in ("", " copy"):
+            (root / f"notes{i}{copy}.txt").write_text(f"not a picture {i} " * 40)
     scan(qtbot, window, root)
     choose(qtbot, window, "images")
     threshold = window.tolerance.threshold
@@ -112,13 +115,19 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
     assert not window.tolerance.extensions.isVisible()
     assert threshold.label.text() == f"≤ {methods.DEFAULT_THRESHOLD['images']} bits"
     model = window.model
-    assert model.rowCount() == 1 and model.rowCount(model.index(0, 0)) == 3  # not turned
-    assert "<b>1</b> group<br>" in window.tolerance.counts.text()  # one, not "1 groups"
-    group = window.table.groups()[0]
+    assert model.rowCount() == 4  # the pictures, and the text files' copies
+    # the method is the pictures': their thumbnails show, whatever else is grouped
+    from simgui.gui.groups_model import PICTURE
+    assert not window.groups.tree.isColumnHidden(PICTURE)
+    group = next(g for g in window.table.groups() if g.reference.path.endswith((".jpg",
+                                                                               ".png")))
+    assert len(group.files) == 3  # not the turned one
     names = sorted(os.path.basename(f.path) for f in group.files)
     assert names == ["holiday-q60.jpg", "holiday-small.png", "holiday.jpg"]
     assert all(80 <= m.similarity < 100 for m in group.members if not m.identical)
-    window._selection_changed([int(window.table.rows[1])], 0)  # a member: with its reference
+    g = group.id - 1
+    member = int(window.table.rows[window.table.start[g] + 1])
+    window._selection_changed([member], g)  # a member: with its reference
     assert window.details.picture_section.isVisibleTo(window.details)
     assert all(not v.pixmap().isNull() for v in window.details.pictures.views)
     # how alike they look, not a share of bytes; no key or sum distance, which mean nothing

@@ -708,7 +708,11 @@ class DetailsPanel(QWidget):
             self.strip.setVisible(False)
             self.detail_label.setVisible(False)
             return
-        self.status_label.setText(summary(result))
+        text = summary(result)
+        if self.pictures_method:  # two pictures may look alike and share no byte
+            text += self.tr(". These are the files' bytes: a picture saved again shares few "
+                            "of them with its original even when the two look the same.")
+        self.status_label.setText(text)
         self.strip.setVisible(True)
         first = result.first_difference
         details = [self.tr("First difference at byte {first:,} (0x{first:x})").format(

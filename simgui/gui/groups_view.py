@@ -115,6 +115,7 @@ class GroupsView(QWidget):
         header.resizeSection(PICTURE, max(self.thumbnails.side + 12,
                                           fm.horizontalAdvance(header_text(PICTURE)) + pad))
         self._pictures_shown = False
+        self.pictures_method = False  # the groups come from a picture method
         for column in (SIZE_DELTA, TIME_DELTA):
             header.resizeSection(column, fm.horizontalAdvance(header_text(column)) + pad)
         # the paper's distances and the differences from the reference are a right-click
@@ -257,12 +258,14 @@ class GroupsView(QWidget):
         self.fit_columns()
 
     def shows_pictures(self) -> bool:
-        """Whether the groups are of pictures: at least half of the group references (of
-        the first few thousand) are.  (Any one made every row as tall as a thumbnail, in a
+        """Whether the groups are of pictures: those of a picture method, or at least
+        half of the group references (of the first few thousand) are.  (Any one made every row as tall as a thumbnail, in a
         collection of text files with a folder of photos among them.)"""
         t = self.model.table
         if t is None or len(t) == 0:
             return False
+        if self.pictures_method:  # groups of the picture methods: pictures, if any
+            return True
         references = t.rows[t.start[:-1]][:_PICTURE_PROBE]
         if t.files.is_picture is not None:  # decoded as pictures by the scan: one lookup
             pictures = int(t.files.is_picture[references].sum())  # (a slider move runs this)

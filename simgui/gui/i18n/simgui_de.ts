@@ -93,6 +93,10 @@
 <context>
     <name>DetailsPanel</name>
     <message>
+        <source>. These are the files&apos; bytes: a picture saved again shares few of them with its original even when the two look the same.</source>
+        <translation>. Das sind die Bytes der Dateien: Ein erneut gespeichertes Bild teilt nur wenige davon mit seinem Original, auch wenn beide gleich aussehen.</translation>
+    </message>
+    <message>
         <source>reference</source>
         <translation>Referenz</translation>
     </message>
