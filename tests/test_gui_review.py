@@ -634,3 +634,14 @@ def test_both_views_write_a_similarity_alike_and_a_dash_where_it_is_unknown():
 
     assert [similarity_text(v) for v in (100.0, 97.125, float("nan"))] == [
         "100 %", "97.12 %", "—"]
+
+
+def test_similar_files_of_one_name_are_told_apart_in_the_confirmation():
+    from simgui.gui.main_window import _distinct_names
+
+    assert _distinct_names(["/a/x/letter.txt", "/b/x/letter.txt", "/a/notes.md"]) == [
+        "a/x/letter.txt", "b/x/letter.txt", "notes.md"]
+    assert _distinct_names(["/docs/letter.txt", "/backup/letter.txt"]) == [
+        "docs/letter.txt", "backup/letter.txt"]
+    assert _distinct_names(["/only.txt"]) == ["only.txt"]
+    assert _distinct_names([]) == []

@@ -66,6 +66,19 @@ _PHASES = {"reading": QT_TRANSLATE_NOOP("MainWindow", "Reading"),
            "undo": QT_TRANSLATE_NOOP("MainWindow", "Undo")}
 
 
+def _distinct_names(paths: list[str]) -> list[str]:
+    """Each path's last parts, as few as tell it from the others listed: the name alone,
+    else 'folder/name', and so on (two edits of one name in two folders)."""
+    parts = [p.split(os.sep) for p in paths]
+    out = []
+    for mine in parts:
+        k = 1
+        while k < len(mine) and sum(other[-k:] == mine[-k:] for other in parts) > 1:
+            k += 1
+        out.append(os.sep.join(mine[-k:]) if k < len(mine) else os.sep.join(mine))
+    return out
+
+
 def _split_similar(plan: Plan) -> tuple[list, list]:
     """The plan's operations on identical copies of the kept file, and on files only
     similar to it (least similar first: the ones to look at)."""
@@ -1329,8 +1342,9 @@ class MainWindow(QMainWindow):
             informative.append("")
             informative.append(self.tr("Similar only, not copies ({n:,}):").format(
                 n=len(similar)))
-            informative += [f"  {_similarity_text(op)}  {_shown(os.path.basename(op.path))}"
-                            for op in similar[:_SIMILAR_SHOWN]]
+            names = _distinct_names([op.path for op in similar[:_SIMILAR_SHOWN]])
+            informative += [f"  {_similarity_text(op)}  {_shown(name)}"
+                            for op, name in zip(similar, names)]
             if len(similar) > _SIMILAR_SHOWN:
                 informative.append(self.tr("  … and {n:,} more (Show Details)").format(
                     n=len(similar) - _SIMILAR_SHOWN))
@@ -1339,7 +1353,9 @@ class MainWindow(QMainWindow):
             details = [text, ""]
             if copies:
                 details.append(self.tr("Identical copies ({n:,}):").format(n=len(copies)))
-                keeping = self.tr("  {path}  (keeping {kept})")
+                # (the copy that stays and proves it, which may be another than the
+                # group's reference: a copy of an edit whose original is kept)
+                keeping = self.tr("  {path}  (its identical copy {kept} stays)")
                 details += [keeping.format(path=_shown(op.path), kept=_shown(op.kept.path))
                             for op in copies[:2000]]
             if similar:

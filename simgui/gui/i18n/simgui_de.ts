@@ -1524,8 +1524,8 @@ Diese Suche verwendet {method}: siehe Fingerabdruck-Abstände.</translation>
         <translation>Identische Kopien ({n:,}):</translation>
     </message>
     <message>
-        <source>  {path}  (keeping {kept})</source>
-        <translation>  {path}  (behalten wird {kept})</translation>
+        <source>  {path}  (its identical copy {kept} stays)</source>
+        <translation>  {path}  (seine identische Kopie {kept} bleibt)</translation>
     </message>
     <message>
         <source>Similar only, not copies ({n:,}); the similarity is to the group&apos;s reference:</source>
