@@ -41,9 +41,9 @@ def test_pairs_and_the_side_by_side_tree(qtbot):
         ("/home/docs/sub", "/backup/docs/sub")]
     assert view.list.currentItem() is top  # the first pair is shown at once
     assert side_rows(view.side_a) == [("a", "same"), ("c", "only here"), ("sub", ""),
-                                      ("b", "similar 90 %")]
+                                      ("b", "similar 90.0 %")]
     assert side_rows(view.side_b) == [("a", "same"), ("e", "only here"), ("sub", ""),
-                                      ("b", "similar 90 %")]
+                                      ("b", "similar 90.0 %")]
     assert "/home/docs" in view.side_a.title.text()
     if os.environ.get("SIMGUI_SCREENSHOT_DIR"):
         view.grab().save(os.path.join(os.environ["SIMGUI_SCREENSHOT_DIR"], "folders-view.png"))

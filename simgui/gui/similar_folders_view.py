@@ -93,7 +93,7 @@ class _Side(QWidget):
             text = _tr(text)
             if f.status == "similar":
                 text = self.tr("similar {percent} %").format(
-                    percent=format_share(f.similarity, 0))
+                    percent=format_share(f.similarity))  # as `folders --diff` says it
             item = QTreeWidgetItem(parent, [_shown(parts[-1]), text, format_bytes(f.size)])
             item.setForeground(1, QBrush(color))
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
