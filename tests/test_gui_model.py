@@ -361,3 +361,17 @@ def test_the_copies_view_shows_names_that_are_not_utf8_as_the_tree_does(qtbot):
     assert not any("\udcff" in (t or "") or "\ufffd" in (t or "")
                    for r in range(copies.rowCount()) for c in (C_NAME, C_FOLDER, KEPT)
                    for t in [copies.data(copies.index(r, c))])
+
+
+def test_the_copies_view_fits_sizes_and_elides_paths_in_the_middle(qtbot):
+    from simgui.gui.copies_view import SIZE as C_SIZE, CopiesView
+
+    m = GroupsModel()
+    view = CopiesView(m)
+    qtbot.addWidget(view)
+    fm = view.fontMetrics()
+    # "405.9 KB" was cut to "405.9 …": the digits are wider than an average character
+    assert view.horizontalHeader().sectionSize(C_SIZE) > fm.horizontalAdvance("999.9 MB")
+    # a path wrapped at a slash lost its end ("/tmp/demo/usb/..."): one line, elided
+    # in the middle, keeps the last folder
+    assert not view.wordWrap() and view.textElideMode() == Qt.TextElideMode.ElideMiddle

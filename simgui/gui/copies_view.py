@@ -171,13 +171,20 @@ class CopiesView(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setAlternatingRowColors(True)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.setWordWrap(False)  # else a path breaks at a slash and loses its end
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         fm = self.fontMetrics()
-        for column, chars in ((SIZE, 10), (MODIFIED, 20), (SIMILARITY, 11), (IDENTICAL, 10)):
-            header.resizeSection(column, chars * fm.averageCharWidth())
+        pad = 3 * fm.averageCharWidth() + 16  # the cell's margins and a sort arrow
+        # as wide as their widest texts (digits are wider than an average character:
+        # "405.9 KB" was cut to "405.9 …")
+        for column, widest in ((SIZE, "999.9 MB"), (MODIFIED, modified_text(0) + "0"),
+                               (SIMILARITY, "99.99 %"), (IDENTICAL, QCoreApplication.translate("CopiesModel", "identical"))):
+            header.resizeSection(column, max(fm.horizontalAdvance(widest),
+                                             fm.horizontalAdvance(QCoreApplication.translate(
+                                                 "CopiesModel", COLUMNS[column]))) + pad)
         # the paths share what is left (elided in the middle): no sideways scrolling on a
         # 1280-pixel screen, whatever the paths' lengths
         for column in (NAME, FOLDER, KEPT):
