@@ -375,3 +375,32 @@ def test_the_copies_view_fits_sizes_and_elides_paths_in_the_middle(qtbot):
     # a path wrapped at a slash lost its end ("/tmp/demo/usb/..."): one line, elided
     # in the middle, keeps the last folder
     assert not view.wordWrap() and view.textElideMode() == Qt.TextElideMode.ElideMiddle
+
+
+def test_the_folder_column_shows_what_tells_a_groups_folders_apart(qtbot):
+    import dataclasses
+
+    from simgui.gui.groups_model import FOLDER
+
+    files = files_with_groups(n_groups=2, per_group=3)
+    paths = ["/srv/demo/home/anna/Documents/photos/a.jpg",
+             "/srv/demo/usb/Backup 2023/Documents/photos/a.jpg",
+             "/srv/demo/usb/old laptop/Pictures/a.jpg",
+             "/x/b.bin", "/y/b.bin", "/x/c.bin"]
+    files = dataclasses.replace(files, paths=paths)
+    m = GroupsModel()
+    m.set_table(Analysis.build(files).groups(Tolerances(1, 1)))
+    shown = {}
+    for g in range(m.rowCount()):
+        group = m.index(g, 0)
+        for r in range(m.rowCount(group)):
+            f = m.file_of(m.index(r, NAME, group))
+            shown[m.table.files.paths[f]] = m.index(r, FOLDER, group).data()
+    # past the folders the group shares ("/srv/demo"), which alone would fill the column
+    assert shown[paths[0]] == "…/home/anna/Documents/photos"
+    assert shown[paths[1]] == "…/usb/Backup 2023/Documents/photos"
+    assert shown[paths[2]] == "…/usb/old laptop/Pictures"
+    # nothing shared but "/": the whole folder
+    assert {shown[p] for p in paths[3:]} <= {"/x", "/y"}
+    tip = m.index(0, FOLDER, m.index(0, 0)).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("/srv/demo/") or tip.startswith("/x") or tip.startswith("/y")

@@ -98,6 +98,8 @@ class GroupsModel(QAbstractItemModel):
         self._paths_indexed = None  # (files, path -> index): see _index_of_paths
         self._ignored: list[tuple[str, str]] = []  # pairs that are not duplicates
         self._source: GroupTable | None = None  # the table given, before the two above
+        #: (table, group -> the folder its files share), for the Folder column
+        self._common_folders: tuple = (None, {})
 
     # -- content ---------------------------------------------------------------
 
@@ -641,6 +643,23 @@ class GroupsModel(QAbstractItemModel):
                     else self.tr("similar"))
         return None
 
+    def _folder_text(self, folder: str, g: int) -> str:
+        """A file's folder as its row shows it: past the folders its whole group shares,
+        which the column's width would otherwise show alone ("/home/me/…/photos" for
+        every copy, in the backup or not): "…/usb/Backup 2023/Documents/photos"."""
+        cache = self._common_folders
+        if cache[0] is not self._table:
+            cache = self._common_folders = (self._table, {})
+        common = cache[1].get(g)
+        if common is None:
+            t = self._table
+            rows = t.rows[t.start[g]:t.start[g + 1]]
+            common = os.path.commonpath([os.path.dirname(t.files.paths[i]) for i in rows])
+            cache[1][g] = common
+        if common.count(os.sep) > 1 and folder != common:  # (not "/" alone, nor all of it)
+            return "…" + shown_path(folder[len(common.rstrip(os.sep)):])
+        return shown_path(folder)
+
     def _file_data(self, row: int, column: int, role):
         t = self._table
         f = int(t.rows[row])
@@ -659,7 +678,7 @@ class GroupsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = path
+            tip = shown_path(path)
             if reference:
                 tip += self.tr("\nReference: the file the others are compared with; it is "
                                "kept, so it cannot be marked (Make Reference keeps another "
@@ -683,7 +702,7 @@ class GroupsModel(QAbstractItemModel):
             name = shown_path(os.path.basename(path))
             return self.tr("{name}  (reference)").format(name=name) if reference else name
         if column == FOLDER:
-            return shown_path(os.path.dirname(path))
+            return self._folder_text(os.path.dirname(path), int(t.group_of_row[row]))
         if column == SIZE:
             return format_bytes(int(t.files.sizes[f]))
         if column == MODIFIED:
