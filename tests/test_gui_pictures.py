@@ -117,8 +117,12 @@ def test_the_window_groups_similar_pictures_and_shows_them(qtbot, window, tmp_pa
     model = window.model
     assert model.rowCount() == 4  # the pictures, and the text files' copies
     # the method is the pictures': their thumbnails show, whatever else is grouped
-    from simgui.gui.groups_model import PICTURE
+    from simgui.gui.groups_model import KEY, PICTURE, SUM
     assert not window.groups.tree.isColumnHidden(PICTURE)
+    # the paper's key and sum-table distances mean nothing here: left blank
+    first = model.index(0, 0)
+    assert all(model.index(r, c, first).data() == "" for r in range(model.rowCount(first))
+               for c in (KEY, SUM))
     group = next(g for g in window.table.groups() if g.reference.path.endswith((".jpg",
                                                                                ".png")))
     assert len(group.files) == 3  # not the turned one

@@ -98,6 +98,7 @@ class GroupsModel(QAbstractItemModel):
         self._paths_indexed = None  # (files, path -> index): see _index_of_paths
         self._ignored: list[tuple[str, str]] = []  # pairs that are not duplicates
         self._source: GroupTable | None = None  # the table given, before the two above
+        self.pictures_method = False  # the groups come from a picture method
         #: (table, group -> the folder its files share), for the Folder column
         self._common_folders: tuple = (None, {})
 
@@ -709,6 +710,8 @@ class GroupsModel(QAbstractItemModel):
             return modified_text(int(t.files.mtimes_ns[f]))
         if column == SIMILARITY:
             return similarity_text(float(t.similarity[row]))
+        if column in (KEY, SUM) and self.pictures_method:
+            return ""  # the paper's distances say nothing of how alike two pictures look
         if column == KEY:
             return "" if reference else f"{float(t.key_distance[row]):,.1f}"
         if column == SUM:

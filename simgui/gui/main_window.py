@@ -693,7 +693,7 @@ class MainWindow(QMainWindow):
         self.add_problems(results.issues)
         self.analysis = results.analysis
         self.details.pictures_method = results.analysis.settings.method in methods.PICTURE_METHODS
-        self.groups.pictures_method = self.details.pictures_method
+        self.groups.pictures_method = self.model.pictures_method = self.details.pictures_method
         if results.analysis.settings.method != self.tolerance.method_name() or \
                 self.tolerance.tolerances().content < results.analysis.stats.content_floor:
             # the method changed, or the content check was turned off, while this job
