@@ -271,3 +271,14 @@ def test_opened_groups_stay_open_when_a_slider_moves(qtbot, window, tmp_path):
     window.tolerance.sum.set_value(1.0)
     qtbot.waitUntil(lambda: model.rowCount(model.index(0, 0)) == 3)
     assert not any(tree.isExpanded(model.index(r, 0)) for r in range(model.rowCount()))
+
+
+def test_a_hard_link_is_said_after_the_scan(qtbot, window, tmp_path):
+    # another name of a file is scanned once: a user counting files is told why
+    root = tmp_path / "tree"
+    root.mkdir()
+    make_tree(root)
+    first = next(p for p in sorted(root.rglob("*")) if p.is_file())
+    os.link(first, root / "another name.bin")
+    scan(qtbot, window, root)
+    assert "1 hard link counted once" in window.status_text.text()

@@ -729,6 +729,11 @@ class MainWindow(QMainWindow):
                 found=r.files_found, whole=format_duration(whole),
                 reading=format_duration(r.elapsed), read=r.files_read,
                 unchanged=r.files_unchanged)
+            if r.hard_links:  # names of a file already read: one file, not copies
+                message += (self.tr(" · {n:,} hard link counted once (another name of a "
+                                    "file, not a copy)") if r.hard_links == 1 else
+                            self.tr(" · {n:,} hard links counted once (other names of "
+                                    "files, not copies)")).format(n=r.hard_links)
             if r.files_fingerprinted:
                 message += self.tr(" · {n:,} of them read once more for the content "
                                    "fingerprints that confirm similar files (stored by an "

@@ -1342,6 +1342,14 @@ Nur das Diagramm ändert sich: Der Schlüssel der Suche wird im Bereich „Suche
         <translation>{found:,} Dateien in {whole} gescannt (Lesen {reading}, dann Gruppensuche): {read:,} gelesen, {unchanged:,} unverändert</translation>
     </message>
     <message>
+        <source> · {n:,} hard link counted once (another name of a file, not a copy)</source>
+        <translation> · {n:,} harter Link einmal gezählt (ein weiterer Name einer Datei, keine Kopie)</translation>
+    </message>
+    <message>
+        <source> · {n:,} hard links counted once (other names of files, not copies)</source>
+        <translation> · {n:,} harte Links einmal gezählt (weitere Namen von Dateien, keine Kopien)</translation>
+    </message>
+    <message>
         <source> · {n:,} of them read once more for the content fingerprints that confirm similar files (stored by an older simgui without them)</source>
         <translation> · {n:,} davon noch einmal gelesen für die Inhalts-Fingerabdrücke, die ähnliche Dateien bestätigen (von einem älteren simgui ohne sie gespeichert)</translation>
     </message>
