@@ -2,6 +2,8 @@
 searched in the path; a bad one is refused in one line before anything is read."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simgui.cli import main
 from simgui.core.reading.scanner import ScanOptions, exclude_pattern, scan
@@ -45,3 +47,20 @@ def test_the_window_leaves_out_a_bad_pattern_and_says_which(qtbot):
     panel.set_exclude_patterns(["*.tmp", "re:((", "re:/build/"])
     assert panel.exclude_patterns() == ["*.tmp", "re:/build/"]
     assert "not a regular expression" in panel.excludes.toolTip()
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("ab[]*?,\\ \udcff-"), min_size=1, max_size=6),
+                min_size=1, max_size=3))
+def test_a_folder_pattern_names_its_folder_and_nothing_else(parts):
+    import fnmatch
+
+    from simgui.core.reading.names import folder_of_pattern, folder_pattern
+
+    folder = "/" + "/".join(parts)
+    pattern = folder_pattern(folder)
+    assert folder_of_pattern(pattern) == folder
+    assert fnmatch.fnmatchcase(folder, pattern)
+    other = folder + "x"
+    assert not fnmatch.fnmatchcase(other, pattern)
+    # a glob typed by hand is no folder's pattern
+    assert folder_of_pattern("/data/*.tmp") is None and folder_of_pattern("*.tmp") is None

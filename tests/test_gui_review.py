@@ -645,3 +645,38 @@ def test_similar_files_of_one_name_are_told_apart_in_the_confirmation():
         "docs/letter.txt", "backup/letter.txt"]
     assert _distinct_names(["/only.txt"]) == ["only.txt"]
     assert _distinct_names([]) == []
+
+
+def test_folders_excluded_in_states_whose_names_hold_a_comma_or_glob_characters(
+        qtbot, window, tmp_path, monkeypatch):
+    """A folder named "[old]" excluded in States… was read as the glob of the names o, l
+    and d (those were skipped, it was scanned); one named "a,b" was split at its comma."""
+    import os
+
+    from simgui.gui.folder_tree import EXCLUDED, FolderTreeDialog
+    from tests.test_gui_window import scan
+
+    root = tmp_path / "tree"
+    for name in ("[old]", "a,b", "o", "a", "b", 'say "hi"'):
+        (root / name).mkdir(parents=True)
+        (root / name / "file.txt").write_text(f"in {name} " * 50)
+    window.folders.add_folders([str(root)])
+    window.folders.set_exclude_patterns(["*.tmp"])
+    odd = [str(root / "[old]"), str(root / "a,b"), str(root / 'say "hi"')]
+
+    def choose(dialog):
+        for folder in odd:
+            assert dialog.set_state(folder, EXCLUDED) == ""
+        return FolderTreeDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(FolderTreeDialog, "exec", choose)
+    window.folders.edit_states()
+    assert sorted(window.folders.excluded_folders()) == sorted(odd)
+    # the field shows the folders as they are, read back exactly
+    text = window.folders.excludes.text()
+    assert str(root / "[old]") in text and f'"{root / "a,b"}"' in text
+    window.folders.set_exclude_patterns(window.folders.exclude_patterns())
+    assert sorted(window.folders.excluded_folders()) == sorted(odd)
+    scan(qtbot, window, root)
+    scanned = {os.path.basename(os.path.dirname(p)) for p in window.analysis.files.paths}
+    assert scanned == {"o", "a", "b"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 import os
 from urllib.parse import unquote_to_bytes
 
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton, QSizePolicy, QVBoxLayout,
 )
 
+from simgui.core.reading.names import folder_of_pattern, folder_pattern
 from simgui.core.reading.scanner import exclude_pattern
 from simgui.core.shown import shown_path, unshown_path
 from simgui.core.units import format_bytes, parse_size
@@ -19,6 +22,15 @@ from simgui.core.units import format_bytes, parse_size
 #: a listed folder's path, as a 1-tuple: Qt would hold a str as a QString, which drops
 #: the bytes of a name that are not UTF-8 (the list shows them as \xNN)
 _PATH = Qt.ItemDataRole.UserRole
+
+
+def _tokens(text: str) -> list[str]:
+    """The skip-names field's patterns: separated by commas, a pattern in double quotes
+    when it holds one (a folder named "a,b"), a quote in it doubled."""
+    try:
+        return [t.strip() for t in next(csv.reader([text], skipinitialspace=True), [])]
+    except csv.Error:  # (a quote left open by hand: commas alone)
+        return [t.strip() for t in text.split(",")]
 
 
 def _path_of(item) -> str:
@@ -208,9 +220,9 @@ class FoldersPanel(QGroupBox):
             r.startswith(f.rstrip(os.sep) + os.sep) for f in listed)]
 
     def excluded_folders(self) -> list[str]:
-        """Skip patterns that name one folder by its absolute path (no * ? or [)."""
-        return [p for p in self.exclude_patterns()
-                if os.path.isabs(p) and not any(c in p for c in "*?[")]
+        """The folders skip patterns name exactly (by their absolute paths, glob
+        characters escaped: see core.reading.names.folder_pattern)."""
+        return [f for f in map(folder_of_pattern, self.exclude_patterns()) if f is not None]
 
     def edit_states(self) -> None:
         """The folder tree: each subfolder normal, reference or excluded."""
@@ -232,9 +244,9 @@ class FoldersPanel(QGroupBox):
                                else Qt.CheckState.Unchecked)
         self.list.blockSignals(False)
         self._sub_references = [r for r in references if r not in top]
-        old = set(self.excluded_folders())
-        self.set_exclude_patterns([p for p in self.exclude_patterns() if p not in old]
-                                  + list(excluded))
+        self.set_exclude_patterns([p for p in self.exclude_patterns()
+                                   if folder_of_pattern(p) is None]
+                                  + [folder_pattern(e) for e in excluded])
         self.changed.emit()
 
     def set_reference(self, folder: str, on: bool = True) -> None:
@@ -249,7 +261,7 @@ class FoldersPanel(QGroupBox):
         """The skip patterns (globs, or re: and a regular expression); one that is not a
         valid regular expression is left out, and the field's tip says which."""
         patterns, bad = [], []
-        for p in (p.strip() for p in self.excludes.text().split(",")):
+        for p in _tokens(self.excludes.text()):
             if p:
                 try:
                     patterns.append(exclude_pattern(self._set_patterns.get(p) or (
@@ -265,9 +277,14 @@ class FoldersPanel(QGroupBox):
         # (a Qt string would drop them), and is read back as those bytes: each path set
         # here exactly as it was set (a name may hold a backslash and an x itself), one
         # typed by hand from its \xNN
-        shown = [shown_path(p) if os.path.isabs(p) else p for p in patterns]
+        # a folder set from States… shows as itself, not as its escaped pattern; one whose
+        # name holds a comma (the field's separator) or a quote goes in quotes
+        shown = [shown_path(folder_of_pattern(p) or p) if os.path.isabs(p) else p
+                 for p in patterns]
         self._set_patterns = dict(zip(shown, patterns))
-        self.excludes.setText(", ".join(shown))
+        self.excludes.setText(", ".join(
+            '"' + t.replace('"', '""') + '"' if "," in t or t.startswith('"') else t
+            for t in shown))
 
     def minimum_size_valid(self) -> bool:
         try:

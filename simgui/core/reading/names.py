@@ -4,6 +4,8 @@ and whether a skip pattern (a glob, or ``re:`` and a regular expression) matches
 from __future__ import annotations
 
 import functools
+import glob
+import os
 import re
 
 
@@ -38,3 +40,18 @@ def exclude_pattern(text: str) -> str:
             raise ValueError(f"not a regular expression: {text[len(REGEX_PREFIX):]!r} "
                              f"({exc})") from None
     return text
+
+
+def folder_pattern(folder: str) -> str:
+    """The skip pattern that names ``folder`` exactly, its glob characters escaped: a
+    folder named ``[old]`` is not the class of the names o, l and d."""
+    return glob.escape(folder)
+
+
+def folder_of_pattern(pattern: str) -> str | None:
+    """The folder a skip pattern names exactly (as :func:`folder_pattern` writes it), or
+    None where it is no absolute path, or may match other names."""
+    if pattern.startswith(REGEX_PREFIX) or not os.path.isabs(pattern):
+        return None
+    plain = re.sub(r"\[([*?[])\]", r"\1", pattern)
+    return plain if glob.escape(plain) == pattern else None
