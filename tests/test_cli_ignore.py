@@ -118,11 +118,11 @@ def test_copies_of_each_other_that_left_a_group_make_their_own():
     groups = groups_without_ignored(table.groups(), pairs)
     assert [[m.path for m in g.files] for g in groups] == _groups(after)
     assert [g.id for g in groups] == [2, 3] and groups[1].all_identical
-    # a member whose pair is ignored stays where its identical copy stays: it is a copy
-    assert without_ignored(table, pairs[:1]) is not table
-    assert _groups(without_ignored(table, pairs[:1])) == [first, second]
+    # a member whose pair is ignored takes its identical copy with it: the content is
+    # not a duplicate of the reference, so no copy of it may be acted on as similar to it
+    assert _groups(without_ignored(table, pairs[:1])) == [second, [first[1], first[2]]]
     assert [[m.path for m in g.files] for g in groups_without_ignored(
-        table.groups(), pairs[:1])] == [first, second]
+        table.groups(), pairs[:1])] == [second, [first[1], first[2]]]
 
 
 # -- the command line ------------------------------------------------------------------------
@@ -189,3 +189,23 @@ def test_pairs_groups_and_remove_leave_ignored_pairs_apart(tmp_path, capsys):
     (group,) = json.loads(capsys.readouterr().out)
     names = {os.path.basename(f["path"]) for f in group["files"]}
     assert names in ({"a.bin", "c.bin"}, {"b.bin", "c.bin"})
+
+
+def test_an_ignored_file_and_its_copy_are_never_removed_as_similar(tmp_path, capsys):
+    # R, and M and M2: identical edits of R. "M is not a duplicate of R" holds for M2 too:
+    # a remove with similar files included must keep one of them, not trash both
+    root = tmp_path / "files"
+    root.mkdir()
+    words = " ".join(f"word{i}" for i in range(3000))
+    (root / "R.txt").write_text(words)
+    edit = words.replace("word1 ", "WORD1 ")
+    (root / "M.txt").write_text(edit)
+    (root / "M2.txt").write_text(edit)
+    os.utime(root / "R.txt", ns=(1_600_000_000_000_000_000,) * 2)  # the oldest: kept
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "-q", str(root)]) == 0
+    assert main(["ignore", "add", str(root / "R.txt"), str(root / "M.txt"), "--db", db]) == 0
+    assert main(["remove", "--db", db, "--include-similar", "--delete", "--yes"]) == 0
+    left = sorted(p.name for p in root.iterdir())
+    assert "R.txt" in left and len(left) == 2 and left != ["R.txt"]
+    assert {(root / n).read_text() for n in left} == {words, edit}

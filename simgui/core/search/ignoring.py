@@ -2,8 +2,8 @@
 
 A small step after grouping, apart from the search itself: a member whose pair with
 its group's reference is ignored leaves the group, and a group left with its reference
-alone is dropped; the members that left a group and are identical copies of each other
-make a group of their own.  The other columns are kept as they were.
+alone is dropped; the member's identical copies leave with it, and the members that
+left a group and are identical copies of each other make a group of their own.  The other columns are kept as they were.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from simgui.core.search.groups import Group, GroupTable, Member
 
 
 def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> GroupTable:
-    """``table`` without the members paired with their reference in ``pairs`` (but those
-    with an identical copy among the members that stay); the members that left one
-    group and are identical copies of each other make a group of their own, after the
-    others (identical copies are always found: that they are not duplicates of the
-    reference says nothing of each other)."""
+    """``table`` without the members paired with their reference in ``pairs``, and their
+    identical copies with them; the members that left one group and are identical copies
+    of each other make a group of their own, after the others (identical copies are
+    always found: that they are not duplicates of the reference says nothing of each
+    other)."""
     ignored = {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs}
     if not ignored or len(table) == 0:
         return table
@@ -35,7 +35,7 @@ def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> Grou
             keep[r] = False
     if keep.all():
         return table
-    _keep_copies_of_kept(table, keep)
+    _copies_leave_too(table, keep)
     # groups with a member left keep their reference and those members
     members_left = np.bincount(table.group_of_row, weights=keep, minlength=len(table)) - 1
     keep &= (members_left > 0)[table.group_of_row]
@@ -72,22 +72,22 @@ def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> Grou
                                copy_of=copy_of.astype(np.int64), **per_row)
 
 
-def _keep_copies_of_kept(table: GroupTable, keep: np.ndarray) -> None:
-    """A member whose pair is ignored stays where an identical copy of it stays among the
-    members (its copy is in the group: so is it), unless it is a copy of the reference
-    (then the user said so of two identical files, and is taken at their word)."""
+def _copies_leave_too(table: GroupTable, keep: np.ndarray) -> None:
+    """The identical copies of a member whose pair is ignored leave with it (but copies of
+    the reference itself): what the user said of that content, not a duplicate of the
+    reference, holds for each of its copies, which would else be acted on as similar to
+    it, and with them every copy of the content."""
     files = table.files
     for g in np.unique(table.group_of_row[~keep]).tolist():
         lo, hi = int(table.start[g]) + 1, int(table.start[g + 1])
         ref = int(table.rows[lo - 1])
-        staying = {(int(files.sizes[f]), files.hashes[f])
-                   for r, f in zip(range(lo, hi), table.rows[lo:hi].tolist()) if keep[r]}
-        staying.discard((int(files.sizes[ref]), files.hashes[ref]))
-        for r in range(lo, hi):
-            f = int(table.rows[r])
-            if not keep[r] and files.hashes[f] and \
-                    (int(files.sizes[f]), files.hashes[f]) in staying:
-                keep[r] = True
+        rows = table.rows[lo:hi].tolist()
+        leaving = {(int(files.sizes[f]), files.hashes[f])
+                   for r, f in zip(range(lo, hi), rows) if not keep[r] and files.hashes[f]}
+        leaving.discard((int(files.sizes[ref]), files.hashes[ref]))
+        for r, f in zip(range(lo, hi), rows):
+            if files.hashes[f] and (int(files.sizes[f]), files.hashes[f]) in leaving:
+                keep[r] = False
 
 
 def _copies_that_left(table: GroupTable, keep: np.ndarray) -> list[list[int]]:
@@ -108,9 +108,10 @@ def _copies_that_left(table: GroupTable, keep: np.ndarray) -> list[list[int]]:
 def groups_without_ignored(groups: Iterable[Group], pairs: Iterable[tuple[str, str]]
                            ) -> list[Group]:
     """As :func:`without_ignored`, for groups as objects (the command line's
-    ``find_groups``): members paired with their reference in ``pairs`` leave; a group
-    left with no member is dropped; the members that left a group and are identical
-    copies of each other make a group of their own, after the others (numbered on)."""
+    ``find_groups``): members paired with their reference in ``pairs`` leave, and their
+    identical copies with them; a group left with no member is dropped; the members that
+    left a group and are identical copies of each other make a group of their own, after
+    the others (numbered on)."""
     ignored = {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs}
     groups = list(groups)
     if not ignored:
@@ -118,18 +119,19 @@ def groups_without_ignored(groups: Iterable[Group], pairs: Iterable[tuple[str, s
     kept, copies = [], []
     for g in groups:
         ref = os.fsencode(g.reference.path)
-        members = tuple(m for m in g.members
-                        if frozenset((ref, os.fsencode(m.path))) not in ignored)
-        staying = {(m.size, m.content_hash) for m in members} - {
+        left = [m for m in g.members if frozenset((ref, os.fsencode(m.path))) in ignored]
+        # their copies leave with them (see _copies_leave_too)
+        leaving = {(m.size, m.content_hash) for m in left if m.content_hash} - {
             (g.reference.size, g.reference.content_hash)}
-        members = tuple(m for m in g.members if m in members or (
-            m.content_hash and (m.size, m.content_hash) in staying))
+        gone = {id(m) for m in left} | {id(m) for m in g.members if m.content_hash and (
+            m.size, m.content_hash) in leaving}
+        members = tuple(m for m in g.members if id(m) not in gone)
         if members:
             kept.append(g if len(members) == len(g.members)
                         else dataclasses.replace(g, members=members))
         sets: dict[tuple[int, bytes], list[Member]] = {}
         for m in g.members:
-            if m not in members and m.content_hash:
+            if id(m) in gone and m.content_hash:
                 sets.setdefault((m.size, m.content_hash), []).append(m)
         copies += [s for s in sets.values() if len(s) > 1]
     next_id = max((g.id for g in groups), default=0) + 1
