@@ -92,19 +92,27 @@ class _Parser(argparse.ArgumentParser):
                               "--help'\n")
 
 
+def require_store(args) -> None:
+    """Raise CommandError unless the store of ``--db`` (or the default one) exists: only
+    ``scan`` makes one, so a typing mistake or a command before any scan makes none."""
+    if args.db:
+        if not os.path.exists(args.db):
+            raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
+                               "makes one)")
+        return
+    from simgui.core.store.database import default_db_path
+
+    default = default_db_path()
+    if not default.exists():
+        raise CommandError(f"no store yet at {default} ('simgui scan FOLDER' makes one)")
+
+
 def _open_store(args) -> Store:
     """The store of ``--db`` (or the default one).  Only ``scan`` creates one: any other
     command given a path where there is no store says so, rather than reading an empty
     store made by a typing mistake."""
-    if args.db and args.command != "scan" and not os.path.exists(args.db):
-        raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
-                           "makes one)")
-    if not args.db and args.command not in ("scan", "import"):
-        from simgui.core.store.database import default_db_path
-
-        default = default_db_path()
-        if not default.exists():  # nothing scanned yet: said, and nothing made
-            raise CommandError(f"no store yet at {default} ('simgui scan FOLDER' makes one)")
+    if args.command not in ("scan", "import"):
+        require_store(args)
     # the reading commands read a store they cannot write; the others must write it
     writes = args.command in ("scan", "undo") or (args.command == "remove"
                                                   and not args.dry_run)

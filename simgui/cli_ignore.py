@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from simgui.cli_common import EXIT_OK, CommandError, _open_store, _path
+from simgui.cli_common import EXIT_OK, CommandError, _open_store, _path, require_store
 from simgui.core.search.export import json_ready
 from simgui.core.shown import shown_path as _shown
 from simgui.core.store import Store
@@ -41,9 +41,7 @@ def add_commands(commands, db, search) -> None:
 
 
 def _writable_store(args) -> Store:
-    if args.db and not os.path.exists(args.db):
-        raise CommandError(f"no store at {args.db} ('simgui scan --db {args.db} FOLDER' "
-                           "makes one)")
+    require_store(args)
     return Store(args.db, read_only=False)
 
 

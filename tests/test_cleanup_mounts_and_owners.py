@@ -238,3 +238,63 @@ def test_undo_makes_a_deleted_scanned_folder_again(tmp_path, store, trash_home):
     undone = undo(store)
     assert [(u.path, u.status) for u in undone.results] == [(str(dupes / "sub/x.bin"), "done")]
     assert (dupes / "sub/x.bin").read_bytes() == b"payload" * 50
+
+
+def test_undo_does_not_remake_a_folder_whose_disk_is_not_mounted(tmp_path, store, trash_home,
+                                                                 monkeypatch):
+    # the scanned folder was on a disk now unmounted: its mount point is an empty folder
+    # of another device; a folder made there would hide the file when the disk is back
+    keep, dupes = tmp_path / "keep", tmp_path / "dupes"
+    make_tree(keep, {"x.bin": b"payload" * 50})
+    make_tree(dupes, {"sub/x.bin": b"payload" * 50})
+    os.utime(dupes / "sub/x.bin", ns=(1_700_000_000_000_000_000,) * 2)
+    groups = scan_groups(store, tmp_path, [[keep / "x.bin", dupes / "sub/x.bin"]])
+    plan = plan_removal(groups, action=Action.TRASH)
+    plan.roots = [str(keep), str(dupes)]
+    assert execute(plan, store).results[0].status == "done"
+    shutil.rmtree(dupes)
+    real_stat = os.stat
+
+    def other_device(path, *args, **kwargs):
+        st = real_stat(path, *args, **kwargs)
+        return _stat(st, st_dev=st.st_dev + 7) if str(path) == str(tmp_path) else st
+
+    monkeypatch.setattr(os, "stat", other_device)
+    [r] = undo(store).results
+    assert r.status == "skipped" and "on another disk now" in r.message
+    assert not dupes.exists()  # nothing made on the wrong disk
+
+
+def test_a_merge_never_remakes_a_scanned_folder_that_is_gone(tmp_path, capsys,
+                                                            monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    a, b = tmp_path / "a", tmp_path / "b"
+    base = bytes(range(256)) * 60
+    make_tree(a, {"notes.bin": base + b"A's end" * 20, "only.bin": b"only in a" * 300})
+    make_tree(b, {"notes.bin": base + b"B's end" * 20})
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "-q", str(a), str(b)]) == 0
+    shutil.rmtree(b)  # B's disk unmounted, say: its scanned folder is gone
+    main(["folders", "--db", db, "--merge", str(a), "--into", str(b), "--yes"])
+    capsys.readouterr()
+    assert not b.exists()  # not made again, and nothing copied into it
+    assert (a / "notes.bin").exists() and (a / "only.bin").exists()  # A untouched
+
+
+def test_attributes_are_given_after_the_owner(tmp_path, monkeypatch):
+    # a change of owner clears file capabilities (security.capability): given before the
+    # owner, they were lost on every move across file systems
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_bytes(b"x")
+    dst.write_bytes(b"")
+    calls = []
+    monkeypatch.setattr(os, "listxattr", lambda fd: ["security.capability"])
+    monkeypatch.setattr(os, "getxattr", lambda fd, name: b"caps")
+    monkeypatch.setattr(os, "setxattr", lambda fd, name, value: calls.append("xattr"))
+    monkeypatch.setattr(os, "fchown", lambda fd, uid, gid: calls.append("owner"))
+    real_fchmod = os.fchmod
+    monkeypatch.setattr(os, "fchmod", lambda fd, mode: calls.append("mode")
+                        or real_fchmod(fd, mode))
+    with open(src, "rb") as a, open(dst, "r+b") as b:
+        actions._copy_attributes(a.fileno(), b.fileno(), os.fstat(a.fileno()))
+    assert calls == ["owner", "xattr", "mode"]

@@ -71,7 +71,8 @@ def test_ctrl_c_during_a_scan_gives_130_and_keeps_what_was_read(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["journal"], ["stats"], ["groups"], ["undo"],
-                                     ["ignore", "list"]])
+                                     ["ignore", "list"], ["ignore", "clear"],
+                                     ["ignore", "add", "/a", "/b"]])
 def test_a_reading_command_before_any_scan_makes_no_store(command, tmp_path, capsys,
                                                            monkeypatch):
     default = tmp_path / "data" / "simgui" / "simgui.sqlite3"

@@ -467,10 +467,20 @@ def _copy_to_free_name(src: Spot, ident: Identity, temp: Spot, names) -> Spot:
 
 
 def _copy_attributes(src_fd: int, dst_fd: int, st: os.stat_result) -> None:
-    """Give the copy the original's extended attributes (ACLs among them), owner, group
-    and permissions, as ``mv`` does across file systems.  Where the owner cannot be
-    given (not permitted), the set-user-ID and set-group-ID bits are dropped: a copy
-    owned by someone else must not run as them."""
+    """Give the copy the original's owner, group, extended attributes (ACLs and file
+    capabilities among them) and permissions, in the order ``cp -a`` takes: the owner
+    first (a change of owner clears the capabilities and set-ID bits), then the
+    attributes, then the mode.  Where the owner cannot be given (not permitted), the
+    set-user-ID and set-group-ID bits are dropped: a copy owned by someone else must not
+    run as them."""
+    mode = stat.S_IMODE(st.st_mode)
+    if hasattr(os, "fchown"):
+        try:
+            os.fchown(dst_fd, st.st_uid, st.st_gid)
+        except OSError:
+            own = os.fstat(dst_fd)
+            if (own.st_uid, own.st_gid) != (st.st_uid, st.st_gid):
+                mode &= ~(stat.S_ISUID | stat.S_ISGID)
     if hasattr(os, "listxattr"):
         try:
             names = os.listxattr(src_fd)
@@ -481,14 +491,6 @@ def _copy_attributes(src_fd: int, dst_fd: int, st: os.stat_result) -> None:
                 os.setxattr(dst_fd, name, os.getxattr(src_fd, name))
             except OSError:
                 pass  # a namespace this process may not write, a file system without them
-    mode = stat.S_IMODE(st.st_mode)
-    if hasattr(os, "fchown"):
-        try:
-            os.fchown(dst_fd, st.st_uid, st.st_gid)  # (before the mode: it clears set-ID)
-        except OSError:
-            own = os.fstat(dst_fd)
-            if (own.st_uid, own.st_gid) != (st.st_uid, st.st_gid):
-                mode &= ~(stat.S_ISUID | stat.S_ISGID)
     os.fchmod(dst_fd, mode)
 
 

@@ -63,6 +63,10 @@ class OpenedFolders:
         self._named: dict[str, tuple[str, int | OSError]] = {}  # folder -> (origin, fd)
         self._cache: OrderedDict[str, int] = OrderedDict()
         self.made: list[str] = []  # folders made by this batch, in order
+        #: root -> the device a file put back into it came from: such a root, gone since,
+        #: may be made again (undo), where the folder that held it is on that device
+        #: (not an empty mount point of an unmounted disk)
+        self.remakeable: dict[str, int] = {}
         for folder in named:
             self.name(folder)
         for root in self._roots:  # pinned now: a root swapped later changes nothing
@@ -87,8 +91,8 @@ class OpenedFolders:
     def _base(self, folder: str, what: str, path: str,
               create: bool = False) -> tuple[str, int]:
         """The root a folder is walked from: (its path, its fd).  With ``create``, a root
-        that is gone is made again (undo puts files back into a scanned folder deleted
-        since), where the folder holding it is still there."""
+        that is gone is made again where :attr:`remakeable` allows it (undo puts files
+        back into a scanned folder deleted since)."""
         named = [f for f in self._named if _under(folder, f)]
         if named:
             origin, fd = self._named[max(named, key=len)]
@@ -97,17 +101,8 @@ class OpenedFolders:
             return origin, fd
         root = next((r for r in self._roots if _under(folder, r)), os.sep)
         fd = self._open_root(root)
-        if fd == "gone" and create:
-            try:
-                os.mkdir(root, 0o777)
-            except FileExistsError:
-                pass  # made since we looked: opened strictly all the same
-            except FileNotFoundError:
-                raise Skip(f"{what}{path}: the scanned folder {root} is gone, and so is the "
-                           "folder that held it; make it again to put the file back") from None
-            else:
-                self.made.append(root)
-            del self._root_fds[root]
+        if fd == "gone" and create and root in self.remakeable:
+            self._remake_root(root, what, path)
             fd = self._open_root(root)
         if isinstance(fd, str):
             if fd == "gone":
@@ -115,6 +110,33 @@ class OpenedFolders:
                            "is gone)")
             raise Skip(f"{what}{path}: the scanned folder {root} is {fd}, and {NO_LINKS}")
         return root, fd
+
+    def allow_remaking(self, path: str, device: int) -> None:
+        """``path`` goes back to where it was, from ``device``: the root that held it may
+        be made again if it is gone (see :attr:`remakeable`)."""
+        root = next((r for r in self._roots if _under(path, r)), None)
+        if root is not None:
+            self.remakeable.setdefault(root, device)
+
+    def _remake_root(self, root: str, what: str, path: str) -> None:
+        """Make a scanned folder that is gone again, in the folder that held it, only
+        where that folder is on the device the files came from."""
+        parent = os.path.dirname(root)
+        try:
+            on = os.stat(parent).st_dev
+        except FileNotFoundError:
+            on = None
+        if on is None or (on - self.remakeable[root]) % 2**64:
+            raise Skip(f"{what}{path} cannot go back: the scanned folder {root} is gone, and "
+                       f"{parent} is {'gone' if on is None else 'on another disk now'} "
+                       "(a disk not mounted?); make the folder again to put it back")
+        try:
+            os.mkdir(root, 0o777)
+        except FileExistsError:
+            pass  # made since we looked: opened strictly all the same
+        else:
+            self.made.append(root)
+        del self._root_fds[root]
 
     def _open_root(self, root: str) -> int | str:
         """A root's fd (opened once: its own last part must not be a link; the path above
@@ -233,6 +255,8 @@ class OpenedFolders:
                 continue  # not empty, gone, or no longer reachable: left as it is
             for key in [k for k in self._cache if _under(k, sub)]:
                 os.close(self._cache.pop(key))
+            if isinstance(self._root_fds.get(sub), int):  # a root made, then emptied
+                os.close(self._root_fds.pop(sub))
             removed.append(sub)
         self.made = [f for f in self.made if f not in removed]
         return removed

@@ -41,11 +41,14 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     if row[1] == "running":
         raise UndoError(f"batch {batch_id} is still running or was interrupted; "
                         "recover it first")
-    todo = [(entry_id, action, _s(path), _s(target), json.loads(info) if info else None,
-             content_hash) for entry_id, action, path, target, info, content_hash in db.execute(
-        "SELECT id, action, path, target, undo, content_hash FROM journal "
-        "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
-        (batch_id,))]
+    todo, devices = [], {}
+    for entry_id, action, path, target, info, content_hash, device in db.execute(
+            "SELECT id, action, path, target, undo, content_hash, device FROM journal "
+            "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
+            (batch_id,)):
+        todo.append((entry_id, action, _s(path), _s(target),
+                     json.loads(info) if info else None, content_hash))
+        devices[_s(path)] = device  # where the file was: its scanned folder may be remade
     if not todo:
         raise UndoError(f"batch {batch_id} has nothing left to undo")
     if row[0] == "merge":
@@ -75,6 +78,8 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id,
                     roots=roots)
     with OpenedFolders(roots, named=[target_dir] if target_dir else ()) as folders:
+        for original, device in devices.items():
+            folders.allow_remaking(original, device)
         steps = [(seq, original, u["size"] if u else 0,
                   _restore_step(entry_id, action, original, u, _temp(undo_id, seq), folders))
                  for seq, (entry_id, action, original, _, u, _) in enumerate(todo)]
