@@ -36,8 +36,9 @@ def add_commands(commands, db, search) -> None:
                     "bytes to free first. similarity: the share of both folders' bytes that "
                     "is in the other; a_in_b, b_in_a: the share of one folder's bytes that "
                     "is in the other. A file with an identical copy there counts whole, one "
-                    "with only similar files there at its similarity to the most similar, "
-                    "so 100 %% means identical copies of every file.")
+                    "with only similar files there at its similarity to the most similar "
+                    "(through the group's reference: the lower of the two files' "
+                    "similarities to it), so 100 %% means identical copies of every file.")
     p.add_argument("--min-similarity", type=_percent, default=DEFAULT_MIN_FOLDER_SIMILARITY,
                    metavar="PCT", help="list pairs at least PCT percent alike (default "
                    f"{DEFAULT_MIN_FOLDER_SIMILARITY:g})")

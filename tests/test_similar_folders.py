@@ -7,6 +7,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import os
 
 import numpy as np
@@ -154,6 +155,25 @@ def test_folders_of_edited_files_are_never_100_percent_alike(tmp_path):
     assert side_a == pytest.approx(expected, abs=0.01)
 
 
+def test_a_pair_of_identical_copies_is_not_beaten_by_a_child_holding_an_edit():
+    # /s is wholly in /p as an identical copy; /p/c holds only a 90 % edit of it. The
+    # pair (/s, /p/c) is more alike, but holds less of /s: it does not hide (/s, /p)
+    spec = [("/s/f", 100, 0, 0, 100.0), ("/p/f2", 100, 0, 0, 100.0),
+            ("/p/c/g", 100, 1, 0, 90.0), ("/p/junk", 400, 2, None, 100.0)]
+    found = {frozenset((p.a, p.b)) for p in walk(find_similar_folders(
+        table(spec), 30.0, max_folders=None))}
+    assert frozenset(("/s", "/p")) in found
+    assert found == set(brute_force(spec, 30.0))
+
+
+def test_an_unknown_similarity_is_never_an_identical_copy():
+    # no fingerprints, no check: the similarity is not known (NaN); the folders are not
+    # 100 % alike for it, since the files are not identical
+    pairs = find_similar_folders(table([("/a/x", 100, 1, 0, 100.0),
+                                        ("/b/x", 100, 2, 0, float("nan"))]))
+    assert len(pairs) == 1 and 99.0 < pairs[0].similarity < 100.0
+
+
 def test_ubiquitous_files_make_no_candidates_but_count_in_scores():
     spec = [(f"/p{i}/LICENSE", 1000, 1, 0, 100) for i in range(6)]
     spec += [("/p0/code", 100, 2, 1, 100), ("/p1/code", 100, 2, 1, 100)]
@@ -196,6 +216,7 @@ def brute_force(spec, min_similarity):
     than one with a side moved down to a child that holds every match of the other."""
     files = [(s[0], s[1], s[2], s[3] if s[3] is not None else ("own", s[2]),
               100 if s[3] is None else s[4]) for s in spec]
+    # (a group's files of one content share one similarity, as in real tables)
     folders = set()
     for path, *_ in files:
         d = os.path.dirname(path)
@@ -230,14 +251,18 @@ def brute_force(spec, min_similarity):
         mx = sum(f[1] for f in xs if any(g[3] == f[3] for g in ys))
         my = sum(f[1] for f in ys if any(g[3] == f[3] for g in xs))
 
+        def hundredths(similarity):  # a similarity in hundredths of a percent, never
+            whole = 10_000 if similarity >= 100 else 9_999  # whole but for a copy
+            return min(math.floor(similarity * 100 + 1e-6), whole)
+
         def shared(f, other):
             """f's bytes in the other side, in bytes times 10,000: whole for an
             identical file there, else at the best similarity of its group there
             (the lower of the two files' similarities to the reference)."""
             if any(g[2] == f[2] for g in other):
                 return f[1] * 10_000
-            near = [min(f[4], g[4]) for g in other if g[3] == f[3]]
-            return f[1] * int(max(near) * 100) if near else 0
+            near = [min(hundredths(f[4]), hundredths(g[4])) for g in other if g[3] == f[3]]
+            return f[1] * max(near) if near else 0
 
         sx = sum(shared(f, ys) for f in xs)
         sy = sum(shared(f, xs) for f in ys)
@@ -249,7 +274,7 @@ def brute_force(spec, min_similarity):
         similarity = (sx + sy) / (total * 100)
         if similarity >= min_similarity:
             out[frozenset((outer, inner))] = (similarity, {outer: len(xs), inner: len(ys)},
-                                              ident, {outer: mx, inner: my})
+                                              ident, {outer: sx, inner: sy})
 
     def up(f):  # the nearest folder above that is a side
         while os.path.dirname(f) != f:
@@ -283,13 +308,16 @@ def trees(draw):
     n = draw(st.integers(1, 14))
     sizes = draw(st.lists(st.integers(0, 60), min_size=8, max_size=8))
     group_of = draw(st.lists(st.sampled_from([None, 0, 1, 2]), min_size=8, max_size=8))
+    # each content's similarity to its group's reference, to two decimals (100: a copy)
+    similarities = draw(st.lists(st.one_of(st.just(100.0), st.integers(0, 9999).map(
+        lambda h: h / 100)), min_size=8, max_size=8))
     spec, seen = [], set()
     for i in range(n):
         parts = draw(st.lists(names, min_size=1, max_size=3))
         path = "/" + "/".join(parts) + f"/f{i}"
         content = draw(st.integers(0, 7))
         group = group_of[content]
-        spec.append((path, sizes[content], content, group, 100.0 if content % 2 else 90.0))
+        spec.append((path, sizes[content], content, group, similarities[content]))
         seen.add(path)
     return spec
 

@@ -7,8 +7,9 @@ contents are equal (same size and content hash), else *similar*.  For folders A 
 - ``a_in_b``: the share of A's bytes that is in B (and ``b_in_a`` the other way):
   Broder's containment, by bytes.  A file with an identical copy in B counts whole; one
   with only similar files there counts at its similarity to the most similar of them
-  (the share of content they have in common), so 100 % means every file of A has an
-  identical copy in B;
+  (the share of content they have in common, measured through the group's reference:
+  the lower of the two files' similarities to it), so 100 % means every file of A has
+  an identical copy in B;
 - ``similarity``: the same share of A's and B's bytes together: their resemblance,
   between ``a_in_b`` and ``b_in_a``.
 
@@ -191,14 +192,16 @@ class FolderIndex:
         row_of_file[table.rows] = np.arange(len(table.rows))
         self.row_of_file = row_of_file
         #: each content's similarity to its group's reference, in hundredths of a percent
-        #: (whole: a file in no group, or one whose similarity is not known)
+        #: (whole: a file in no group)
         share = np.full(len(first_cls), SHARE_WHOLE, np.int64)
         grouped = row_of_file >= 0
         sim = table.similarity[row_of_file[grouped]]
         # (never whole for a file that is not an identical copy: 99.996 % is not 100)
         part = np.minimum(np.floor(np.clip(np.nan_to_num(sim), 0, 100) * 100 + 1e-6),
                           np.where(sim < 100, SHARE_WHOLE - 1, SHARE_WHOLE))
-        share[content[grouped]] = np.where(np.isnan(sim), SHARE_WHOLE, part).astype(np.int64)
+        # (unknown, a store without fingerprints searched with no check: just under whole,
+        # as a similar file is never an identical copy)
+        share[content[grouped]] = np.where(np.isnan(sim), SHARE_WHOLE - 1, part).astype(np.int64)
         self.content_share = share
         # -- subtree entries: (folder, content) with count and bytes
         anc = self.ancestors
@@ -412,7 +415,9 @@ class FolderIndex:
         if not len(table_keys):
             return worse
         up = self.side_parent
-        ma, mb = s["match_bytes_a"], s["match_bytes_b"]
+        # (what a side holds of the other, weighed as the figures are: a child that holds
+        # only a similar version of what the parent holds identically holds less)
+        ma, mb = s["shared_a"], s["shared_b"]
         for x, y, stay, m_stay in ((up[a], b, b, mb), (a, up[b], a, ma)):
             k = np.minimum(x, y) * nf + np.maximum(x, y)
             at = np.minimum(np.searchsorted(table_keys, k), len(table_keys) - 1)
