@@ -38,7 +38,7 @@ def add_commands(commands, db, search) -> None:
                     "is in the other. A file with an identical copy there counts whole, one "
                     "with only similar files there at its similarity to the most similar "
                     "(through the group's reference: the lower of the two files' "
-                    "similarities to it), so 100 %% means identical copies of every file.")
+                    "similarities to it), so 100 % means identical copies of every file.")
     p.add_argument("--min-similarity", type=_percent, default=DEFAULT_MIN_FOLDER_SIMILARITY,
                    metavar="PCT", help="list pairs at least PCT percent alike (default "
                    f"{DEFAULT_MIN_FOLDER_SIMILARITY:g})")
