@@ -361,3 +361,25 @@ def test_an_undo_cut_between_link_and_unlink_is_finished_with_its_trash_info(
     assert restored.read_bytes() == originals[str(restored)]
     assert len(list((trash_home / "files").iterdir())) == 3
     assert len(list((trash_home / "info").iterdir())) == 3
+
+
+def test_recovery_removes_only_the_trash_info_that_names_the_file(tmp_path):
+    # a folder named "files" beside an "info" folder in a user's tree (a backup of a
+    # trash, say) is no trash: an info file there that names another file stays
+    files, info = tmp_path / "files", tmp_path / "info"
+    files.mkdir()
+    info.mkdir()
+    mine, other = info / "x.bin.trashinfo", info / "y.bin.trashinfo"
+    mine.write_bytes(b"[Trash Info]\nPath=/home/me/x%20y.bin\nDeletionDate=2026-01-01T00:00:00\n")
+    other.write_bytes(b"[Trash Info]\nPath=/home/me/other.bin\n")
+    journal._drop_trash_info(str(files / "y.bin"), "restore", "/home/me/y.bin")
+    assert other.exists()  # names another file
+    journal._drop_trash_info(str(files / "x.bin"), "move", "/home/me/x y.bin")
+    assert mine.exists()  # not a restore
+    journal._drop_trash_info(str(files / "x.bin"), "restore", "/home/me/x y.bin")
+    assert not mine.exists()
+    # a disk's own trash names the file from its top folder
+    rel = info / "z.bin.trashinfo"
+    rel.write_bytes(b"[Trash Info]\nPath=photos/z.bin\n")
+    journal._drop_trash_info(str(files / "z.bin"), "restore", "/mnt/disk/photos/z.bin")
+    assert not rel.exists()

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -460,11 +462,11 @@ def _settle_move(seq, action, path, st, ident, intact, content_hash, target, tem
         _drop_temp_beside(temp, there)
         verb = "moved to" if action == "move" else "restored to"
         if st is None:
-            _drop_trash_info(path, action)
+            _drop_trash_info(path, action, name)
             return Outcome("done", f"{verb} {name} (found by recovery)", name, undo)
         # cut off between placing the file and removing its old name: finish
         os.unlink(path)
-        _drop_trash_info(path, action)
+        _drop_trash_info(path, action, name)
         return Outcome("done", f"{verb} {name} (finished by recovery)", name, undo)
     if temp and intact and _lstat(temp) is not None:
         os.unlink(temp)  # a partial copy, and the original is intact
@@ -479,21 +481,32 @@ def _settle_move(seq, action, path, st, ident, intact, content_hash, target, tem
     return Outcome("unknown", f"gone from its place, and not found at {target}")
 
 
-def _drop_trash_info(path: str, action: str) -> None:
-    """A file restored from a trash, once gone from it: its ``.trashinfo`` goes too, as
-    an undo that was not cut off removes it (the trash's layout: ``files/NAME`` beside
-    ``info/NAME.trashinfo``; only a file that reads as one, for the original at ``path``)."""
+def _drop_trash_info(path: str, action: str, original: str) -> None:
+    """A file restored from a trash to ``original``, once gone from it: its
+    ``.trashinfo`` goes too, as an undo that was not cut off removes it (the trash's
+    layout: ``files/NAME`` beside ``info/NAME.trashinfo``); only a file that reads as
+    one, not a link, whose ``Path=`` names ``original`` (absolute, or relative to the top
+    folder of a disk's own trash)."""
     folder, name = os.path.split(path)
     if action != "restore" or os.path.basename(folder) != "files" or _lstat(path) is not None:
         return
     info = os.path.join(os.path.dirname(folder), "info", name + ".trashinfo")
     try:
-        with open(info, "rb") as f:
+        fd = os.open(info, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as f:
             head = f.read(4096)
-        if head.startswith(b"[Trash Info]") and b"\nPath=" in head:
-            os.unlink(info)
     except OSError:
-        pass  # gone, or not ours to read: left as it is
+        return  # gone, or not ours to read: left as it is
+    named = re.search(rb"\nPath=([^\r\n]*)", head) if head.startswith(b"[Trash Info]") \
+        else None
+    if named is None:
+        return
+    said, target = urllib.parse.unquote_to_bytes(named.group(1).strip()), os.fsencode(original)
+    if said == target or (not said.startswith(b"/") and target.endswith(b"/" + said)):
+        try:
+            os.unlink(info)
+        except OSError:
+            pass
 
 
 def _drop_temp_beside(temp: str | None, placed) -> None:
