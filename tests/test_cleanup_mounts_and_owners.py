@@ -298,3 +298,62 @@ def test_attributes_are_given_after_the_owner(tmp_path, monkeypatch):
     with open(src, "rb") as a, open(dst, "r+b") as b:
         actions._copy_attributes(a.fileno(), b.fileno(), os.fstat(a.fileno()))
     assert calls == ["owner", "xattr", "mode"]
+
+
+def test_undo_makes_no_folder_below_a_scanned_one_on_another_disk(tmp_path, store,
+                                                                  monkeypatch):
+    # the scanned folder holds a disk's mount point (media/usb): unplugged, the mount
+    # point is gone; a file put back must not land in a media/usb made on the system disk
+    media, target = tmp_path / "media", tmp_path / "moved"
+    make_tree(media, {"keep.bin": b"payload" * 50, "usb/docs/x.bin": b"payload" * 50})
+    os.utime(media / "usb/docs/x.bin", ns=(1_700_000_000_000_000_000,) * 2)
+    groups = scan_groups(store, media, [[media / "keep.bin", media / "usb/docs/x.bin"]])
+    plan = plan_removal(groups, action=Action.MOVE, target_dir=str(target),
+                        roots=[str(media)])
+    assert execute(plan, store).results[0].status == "done"
+    shutil.rmtree(media / "usb")
+    real_fstat = os.fstat
+
+    def other_device(fd):
+        st = real_fstat(fd)
+        at = os.readlink(f"/proc/self/fd/{fd}") if isinstance(fd, int) else ""
+        return _stat(st, st_dev=st.st_dev + 7) if at == str(media) else st
+
+    monkeypatch.setattr(os, "fstat", other_device)
+    [r] = undo(store).results
+    assert r.status == "skipped" and "on another disk now" in r.message
+    assert not (media / "usb").exists()
+    monkeypatch.setattr(os, "fstat", real_fstat)  # the same disk: it goes back
+    [r] = undo(store).results
+    assert r.status == "done" and (media / "usb/docs/x.bin").read_bytes() == b"payload" * 50
+
+
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_a_remade_scanned_folder_goes_again_when_the_file_cannot_go_back(
+        tmp_path, store, trash_home, monkeypatch, through_a_link):
+    # (named through a link, as /home often is: made by its path, removed by it too)
+    base = tmp_path
+    if through_a_link:
+        (tmp_path / "real").mkdir()
+        (tmp_path / "link").symlink_to(tmp_path / "real")
+        base = tmp_path / "link"
+    keep, dupes = base / "keep", base / "dupes"
+    make_tree(keep, {"x.bin": b"payload" * 50})
+    make_tree(dupes, {"sub/x.bin": b"payload" * 50})
+    os.utime(dupes / "sub/x.bin", ns=(1_700_000_000_000_000_000,) * 2)
+    from simgui.core.reading.scanner import scan
+
+    scan(store, [dupes])  # (each folder named through the link: the link is above it)
+    groups = scan_groups(store, keep, [[keep / "x.bin", dupes / "sub/x.bin"]])
+    plan = plan_removal(groups, action=Action.TRASH)
+    plan.roots = [str(keep), str(dupes)]
+    assert execute(plan, store).results[0].status == "done"
+    shutil.rmtree(dupes)
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(actions, "relocate", full)
+    [r] = undo(store).results
+    assert r.status == "failed"
+    assert not dupes.exists()  # made for the file, removed when it could not come

@@ -112,14 +112,16 @@ def _one_file(a: str, b: str) -> bool:
 
 
 def move(folders: OpenedFolders, src: Spot, ident: Identity, target: str,
-         temp: str, *, free_name: bool = True, what: str = "") -> Outcome:
+         temp: str, *, free_name: bool = True, what: str = "",
+         device: int | None = None) -> Outcome:
     """Move a verified file to ``target``, making its missing folders (never through a
     link); a failed move removes the folders it made, and a move done lists them in its
     undo record (``made``), for undo to remove them once empty.  ``temp``: the name of
-    the temporary copy, in the target's folder.  Shared with undo."""
+    the temporary copy, in the target's folder.  Shared with undo, which gives the
+    ``device`` the file came from (see OpenedFolders.at)."""
     mark = len(folders.made)
     try:
-        dst = folders.at(target, create=True, what=what)
+        dst = folders.at(target, create=True, what=what, device=device)
         outcome = actions.relocate(src, ident, dst, dst.beside(temp), free_name=free_name)
     except Exception:
         folders.remove_empty(folders.made[mark:])

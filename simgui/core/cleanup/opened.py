@@ -63,10 +63,7 @@ class OpenedFolders:
         self._named: dict[str, tuple[str, int | OSError]] = {}  # folder -> (origin, fd)
         self._cache: OrderedDict[str, int] = OrderedDict()
         self.made: list[str] = []  # folders made by this batch, in order
-        #: root -> the device a file put back into it came from: such a root, gone since,
-        #: may be made again (undo), where the folder that held it is on that device
-        #: (not an empty mount point of an unmounted disk)
-        self.remakeable: dict[str, int] = {}
+        self._made_roots: set[str] = set()  # scanned folders made again (undo)
         for folder in named:
             self.name(folder)
         for root in self._roots:  # pinned now: a root swapped later changes nothing
@@ -88,11 +85,11 @@ class OpenedFolders:
             fd = OSError(exc.errno, exc.strerror, origin)
         self._named[folder] = (origin, fd)
 
-    def _base(self, folder: str, what: str, path: str,
-              create: bool = False) -> tuple[str, int]:
-        """The root a folder is walked from: (its path, its fd).  With ``create``, a root
-        that is gone is made again where :attr:`remakeable` allows it (undo puts files
-        back into a scanned folder deleted since)."""
+    def _base(self, folder: str, what: str, path: str, create: bool = False,
+              device: int | None = None) -> tuple[str, int]:
+        """The root a folder is walked from: (its path, its fd).  With ``create`` and the
+        ``device`` the file came from (undo puts it back), a root that is gone is made
+        again (see :meth:`_remake_root`)."""
         named = [f for f in self._named if _under(folder, f)]
         if named:
             origin, fd = self._named[max(named, key=len)]
@@ -101,8 +98,8 @@ class OpenedFolders:
             return origin, fd
         root = next((r for r in self._roots if _under(folder, r)), os.sep)
         fd = self._open_root(root)
-        if fd == "gone" and create and root in self.remakeable:
-            self._remake_root(root, what, path)
+        if fd == "gone" and create and device is not None:
+            self._remake_root(root, what, path, device)
             fd = self._open_root(root)
         if isinstance(fd, str):
             if fd == "gone":
@@ -111,31 +108,19 @@ class OpenedFolders:
             raise Skip(f"{what}{path}: the scanned folder {root} is {fd}, and {NO_LINKS}")
         return root, fd
 
-    def allow_remaking(self, path: str, device: int) -> None:
-        """``path`` goes back to where it was, from ``device``: the root that held it may
-        be made again if it is gone (see :attr:`remakeable`)."""
-        root = next((r for r in self._roots if _under(path, r)), None)
-        if root is not None:
-            self.remakeable.setdefault(root, device)
-
-    def _remake_root(self, root: str, what: str, path: str) -> None:
-        """Make a scanned folder that is gone again, in the folder that held it, only
-        where that folder is on the device the files came from."""
+    def _remake_root(self, root: str, what: str, path: str, device: int) -> None:
+        """Make a scanned folder that is gone again, in the folder that held it (named as
+        when scanning), only where that folder is on ``device``, the one the file came
+        from: not the empty mount point of a disk that is not mounted."""
         parent = os.path.dirname(root)
-        try:
-            on = os.stat(parent).st_dev
-        except FileNotFoundError:
-            on = None
-        if on is None or (on - self.remakeable[root]) % 2**64:
-            raise Skip(f"{what}{path} cannot go back: the scanned folder {root} is gone, and "
-                       f"{parent} is {'gone' if on is None else 'on another disk now'} "
-                       "(a disk not mounted?); make the folder again to put it back")
+        _same_device(os.stat, parent, device, root, what, path)
         try:
             os.mkdir(root, 0o777)
         except FileExistsError:
             pass  # made since we looked: opened strictly all the same
         else:
             self.made.append(root)
+            self._made_roots.add(root)
         del self._root_fds[root]
 
     def _open_root(self, root: str) -> int | str:
@@ -156,17 +141,21 @@ class OpenedFolders:
 
     # -- files -------------------------------------------------------------------
 
-    def at(self, path: str, *, create: bool = False, what: str = "") -> Spot:
+    def at(self, path: str, *, create: bool = False, what: str = "",
+           device: int | None = None) -> Spot:
         """Where ``path`` is: its opened folder and its name.  Skip if a folder on the way
-        is a link, not a folder, or gone (with ``create``: made, and listed in ``made``).
-        The folder stays open until the batch ends; do not close it."""
+        is a link, not a folder, or gone (with ``create``: made, and listed in ``made``;
+        with ``device`` too, the one a file put back came from, a scanned folder gone
+        is made again, and each folder only on that device).  The folder stays open
+        until the batch ends; do not close it."""
         folder, name = os.path.split(path)
         if name in ("", ".", ".."):
             raise Skip(f"{what}{path} does not name a file")
-        return Spot(self.folder(folder, create=create, what=what, path=path), name, path)
+        return Spot(self.folder(folder, create=create, what=what, path=path, device=device),
+                    name, path)
 
     def folder(self, folder: str, *, create: bool = False, what: str = "",
-               path: str | None = None) -> int:
+               path: str | None = None, device: int | None = None) -> int:
         """The fd of an opened folder, opened now if need be (see :meth:`at`)."""
         path = folder if path is None else path
         if not os.path.isabs(folder):
@@ -175,7 +164,7 @@ class OpenedFolders:
         if fd is not None:
             self._cache.move_to_end(folder)
             return fd
-        base, fd = self._base(folder, what, path, create)
+        base, fd = self._base(folder, what, path, create, device)
         if folder == base:
             return fd
         parts = [p for p in folder[len(base):].split(os.sep) if p]
@@ -186,7 +175,7 @@ class OpenedFolders:
         owned = False  # fd is a root's or a cached one: not ours to close
         try:
             for i in range(start + 1, len(parts)):
-                below = self._open_below(fd, parts[i], subs[i], create, what, path)
+                below = self._open_below(fd, parts[i], subs[i], create, what, path, device)
                 if owned:
                     os.close(fd)
                 fd, owned = below, True
@@ -198,7 +187,7 @@ class OpenedFolders:
         return fd
 
     def _open_below(self, parent: int, name: str, sub: str, create: bool, what: str,
-                    path: str) -> int:
+                    path: str, device: int | None = None) -> int:
         if name in (".", ".."):
             raise Skip(f"{what}{path}: {sub} is not a plain folder name")
         try:
@@ -208,6 +197,8 @@ class OpenedFolders:
                 raise Skip(f"{what}{path} is gone since the scan ({sub} is gone)") from None
         except OSError as exc:
             self._refuse(exc, parent, name, sub, what, path)
+        if device is not None:  # a file put back: its folders only on its own disk
+            _same_device(os.fstat, parent, device, sub, what, path)
         try:
             os.mkdir(name, 0o777, dir_fd=parent)
         except FileExistsError:
@@ -249,8 +240,12 @@ class OpenedFolders:
         removed = []
         for sub in sorted(set(folders), key=lambda f: f.count(os.sep), reverse=True):
             try:
-                parent = self.folder(os.path.dirname(sub))
-                os.rmdir(os.path.basename(sub), dir_fd=parent)
+                if sub in self._made_roots:  # made by its path, as named when scanning
+                    os.rmdir(sub)
+                    self._made_roots.discard(sub)
+                else:
+                    parent = self.folder(os.path.dirname(sub))
+                    os.rmdir(os.path.basename(sub), dir_fd=parent)
             except (Skip, OSError):
                 continue  # not empty, gone, or no longer reachable: left as it is
             for key in [k for k in self._cache if _under(k, sub)]:
@@ -308,3 +303,17 @@ def unpack_roots(blob: bytes | None) -> list[str] | None:
     if blob is None:
         return None
     return [os.fsdecode(bytes.fromhex(h)) for h in json.loads(blob)]
+
+
+def _same_device(stat_of, where, device: int, made: str, what: str, path: str) -> None:
+    """Skip unless ``where`` (a folder, or the fd of one) is on ``device``: a folder
+    ``made`` there for a file put back would be on another disk than the file was (the
+    empty mount point of a disk that is not mounted), hidden once the disk is back."""
+    try:
+        on = stat_of(where).st_dev
+    except OSError:
+        on = None
+    if on is None or (on - device) % 2**64:
+        raise Skip(f"{what}{path} cannot go back: {made} is gone, and the folder that held "
+                   "it is on another disk now (a disk not mounted?); mount it, or make the "
+                   "folder again, to put the file back")

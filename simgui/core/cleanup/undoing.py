@@ -78,10 +78,9 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     undo_id = begin(store, "undo", f"undo of batch {batch_id}", rows, undo_of=batch_id,
                     roots=roots)
     with OpenedFolders(roots, named=[target_dir] if target_dir else ()) as folders:
-        for original, device in devices.items():
-            folders.allow_remaking(original, device)
         steps = [(seq, original, u["size"] if u else 0,
-                  _restore_step(entry_id, action, original, u, _temp(undo_id, seq), folders))
+                  _restore_step(entry_id, action, original, u, _temp(undo_id, seq), folders,
+                                devices[original]))
                  for seq, (entry_id, action, original, _, u, _) in enumerate(todo)]
         result = run_batch(store, undo_id, "undo", steps, progress)
         folders.remove_empty(made)
@@ -94,7 +93,7 @@ def _temp(undo_id: int, seq: int) -> str:
 
 
 def _restore_step(entry_id: int, action: str, original: str, u: dict | None, temp: str,
-                  folders: OpenedFolders):
+                  folders: OpenedFolders, device: int):
     def do():
         if u is None:
             why = {"delete": "deleted permanently", "hardlink": "replaced by a hard link",
@@ -109,7 +108,7 @@ def _restore_step(entry_id: int, action: str, original: str, u: dict | None, tem
         at = folders.at(u["at"])
         actions.verify(at, ident)
         # back to its place, never over a file, its folders made again if gone
-        move(folders, at, ident, original, temp, free_name=False)
+        move(folders, at, ident, original, temp, free_name=False, device=device)
         if u["kind"] == "trash" and u.get("info"):
             folders.name(os.path.dirname(u["info"]))
             try:
