@@ -125,6 +125,23 @@ def test_copies_of_each_other_that_left_a_group_make_their_own():
         table.groups(), pairs[:1])] == [second, [first[1], first[2]]]
 
 
+def test_a_pair_ignored_in_a_group_of_copies_that_left_is_left_out_too():
+    # the copies that left a group make a group: "Not Duplicates" there works as anywhere
+    table = _table()
+    files = table.files
+    hashes = list(files.hashes)
+    hashes[2] = hashes[1]
+    sizes = files.sizes.copy()
+    sizes[2] = sizes[1]
+    table = dataclasses.replace(table, files=dataclasses.replace(files, hashes=hashes,
+                                                                 sizes=sizes))
+    first, second = _groups(table)
+    pairs = [(first[0], first[1]), (first[1], first[2])]
+    assert _groups(without_ignored(table, pairs)) == [second]
+    assert [[m.path for m in g.files] for g in groups_without_ignored(
+        table.groups(), pairs)] == [second]
+
+
 # -- the command line ------------------------------------------------------------------------
 
 @pytest.fixture

@@ -680,3 +680,33 @@ def test_folders_excluded_in_states_whose_names_hold_a_comma_or_glob_characters(
     scan(qtbot, window, root)
     scanned = {os.path.basename(os.path.dirname(p)) for p in window.analysis.files.paths}
     assert scanned == {"o", "a", "b"}
+
+
+def test_not_duplicates_after_make_reference_takes_the_file_out(qtbot, window, tmp_path):
+    # the pair ignored is the file with the reference shown, the one the user chose:
+    # the ignore list was applied before the chosen references, so nothing happened
+    scan_tree(qtbot, window, tmp_path)
+    model = window.model
+    rows = _rows(model, 0)
+    member = next(i for i in rows[1:] if "(edited)" in model.data(i))
+    chosen = window.table.files.paths[model.file_of(member)]
+    window.groups.tree.setCurrentIndex(member)
+    window.groups.make_current_reference()
+
+    def groups():
+        t = window.table
+        return [[t.files.paths[f] for f in t.rows[t.start[g]:t.start[g + 1]]]
+                for g in range(len(t))]
+
+    [mine] = [g for g in groups() if g[0] == chosen]
+    other, copy = mine[2], mine[1]  # the edit chosen, then the two identical originals
+    t = window.table
+    assert t.files.hashes[t.files.paths.index(other)] == \
+        t.files.hashes[t.files.paths.index(copy)]
+    window.groups.tree.setCurrentIndex(model.index_of_file(t.files.paths.index(other)))
+    with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        window.groups.ignore_current()
+    # not a duplicate of the edit: it leaves with its copy, the two a group of copies
+    assert not any(chosen in g and other in g for g in groups())
+    assert sorted([other, copy]) in [sorted(g) for g in groups()]

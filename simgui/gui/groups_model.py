@@ -108,11 +108,14 @@ class GroupsModel(QAbstractItemModel):
         """Show ``table``; marks on files still shown are kept."""
         self.beginResetModel()
         self._source = table
+        # the references the user chose first: a pair is ignored with the reference shown
+        # (Not Duplicates pairs a file with the group's reference on screen)
+        table = self._with_chosen_references(table)
         if table is not None and self._ignored:
             from simgui.core.search.ignoring import without_ignored
 
             table = without_ignored(table, self._ignored)
-        self._table = self._with_chosen_references(table)
+        self._table = table
         self._folded = None  # case-folded paths, made on the first filter
         self._set_protected(protected)
         self._arrange_afresh()

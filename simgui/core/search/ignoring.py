@@ -23,7 +23,11 @@ def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> Grou
     of each other make a group of their own, after the others (identical copies are
     always found: that they are not duplicates of the reference says nothing of each
     other)."""
-    ignored = {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs}
+    return _without(table, {frozenset((os.fsencode(a), os.fsencode(b))) for a, b in pairs})
+
+
+def _without(table: GroupTable, ignored: set) -> GroupTable:
+    """:func:`without_ignored` of the pairs ``ignored`` (frozensets of encoded paths)."""
     if not ignored or len(table) == 0:
         return table
     paths = table.files.paths
@@ -68,8 +72,11 @@ def without_ignored(table: GroupTable, pairs: Iterable[tuple[str, str]]) -> Grou
     per_row["similarity"] = np.where(new, 100.0, per_row["similarity"])
     per_row["key_distance"] = np.where(new, 0.0, per_row["key_distance"])
     per_row["sum_distance"] = np.where(new, 0, per_row["sum_distance"])
-    return dataclasses.replace(table, start=start, rows=rows[order], group_bytes=group_bytes,
-                               copy_of=copy_of.astype(np.int64), **per_row)
+    out = dataclasses.replace(table, start=start, rows=rows[order], group_bytes=group_bytes,
+                              copy_of=copy_of.astype(np.int64), **per_row)
+    # a group of copies is a group too: a pair in it the user ignored is left out of it
+    # (its first file its reference), as in any other
+    return _without(out, ignored) if copies else out
 
 
 def _copies_leave_too(table: GroupTable, keep: np.ndarray) -> None:
@@ -116,6 +123,14 @@ def groups_without_ignored(groups: Iterable[Group], pairs: Iterable[tuple[str, s
     groups = list(groups)
     if not ignored:
         return groups
+    while True:  # (groups of copies are groups too: until none changes)
+        after = _groups_without(groups, ignored)
+        if [len(g.members) for g in after] == [len(g.members) for g in groups]:
+            return after
+        groups = after
+
+
+def _groups_without(groups: list[Group], ignored: set) -> list[Group]:
     kept, copies = [], []
     for g in groups:
         ref = os.fsencode(g.reference.path)
