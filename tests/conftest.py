@@ -19,6 +19,9 @@ def _no_user_store(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SIMGUI_DB", str(tmp_path_factory.mktemp("store") / "default.db"))
     monkeypatch.setenv("SIMGUI_CONFIG", str(tmp_path_factory.mktemp("config") / "settings.json"))
     monkeypatch.setenv("SIMGUI_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
+    # nor the user's trash: a test that sends a file there without its own trash_home
+    # fixture sends it to a throwaway one
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(autouse=True)

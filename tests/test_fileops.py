@@ -129,7 +129,8 @@ def test_keep_rules_and_deterministic_ties(tmp_path, store):
     assert kept[KeepRule.OLDEST] == root + "/a/long/name.txt"
     assert kept[KeepRule.NEWEST] == root + "/c.txt"
     assert kept[KeepRule.SHORTEST_PATH] == root + "/b.txt"
-    assert kept[KeepRule.LARGEST] == root + "/a/long/name.txt"  # equal sizes: by path
+    # equal sizes: the shortest path, as the groups pick their reference
+    assert kept[KeepRule.LARGEST] == root + "/b.txt"
 
 
 def test_reference_folder_files_are_kept_first_and_never_touched(tmp_path, store):
@@ -889,3 +890,29 @@ def test_link_resolver_gives_each_folder_its_real_path(tmp_path):
         head, tail = os.path.split(path)
         assert resolve(path) == os.path.join(os.path.realpath(head), tail)
     assert resolve(str(paths[0])) == str(tmp_path.resolve() / "a" / "b" / "c" / "f")
+
+
+def test_remove_keeps_the_reference_the_groups_show_when_times_are_equal(tmp_path, capsys,
+                                                                          trash_home):
+    # a backup made with cp -a: the same times; the groups show the shortest path as the
+    # reference, and remove kept the other by the order of the names
+    from simgui.cli import main
+
+    root = tmp_path / "data"
+    (root / "project" / "src").mkdir(parents=True)
+    (root / "backup" / "project-2023" / "src").mkdir(parents=True)
+    for folder in ("project/src", "backup/project-2023/src"):
+        (root / folder / "actions.py").write_text("def act(): pass\n" * 200)
+        os.utime(root / folder / "actions.py", ns=(1_600_000_000_000_000_000,) * 2)
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "-q", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["groups", "--db", db, "--format", "json"]) == 0
+    import json
+
+    [group] = json.loads(capsys.readouterr().out)
+    reference = group["files"][0]["path"]
+    assert reference.endswith("/project/src/actions.py")
+    assert main(["remove", "--db", db, "--yes"]) == 0
+    assert os.path.exists(reference)
+    assert not (root / "backup" / "project-2023" / "src" / "actions.py").exists()

@@ -38,10 +38,12 @@ class KeepRule(str, enum.Enum):
     SHORTEST_PATH = "shortest-path"
 
 
+#: each rule's order, ties broken as the search picks a group's reference (shortest path
+#: first, as the groups show it: copies made with cp -a share their times)
 _RULE_KEYS: dict[KeepRule, Callable[[Member], tuple]] = {
-    KeepRule.OLDEST: lambda m: (m.mtime_ns, m.path),
-    KeepRule.NEWEST: lambda m: (-m.mtime_ns, m.path),
-    KeepRule.LARGEST: lambda m: (-m.size, m.path),
+    KeepRule.OLDEST: lambda m: (m.mtime_ns, len(m.path), m.path),
+    KeepRule.NEWEST: lambda m: (-m.mtime_ns, len(m.path), m.path),
+    KeepRule.LARGEST: lambda m: (-m.size, len(m.path), m.path),
     KeepRule.SHORTEST_PATH: lambda m: (len(m.path), m.path),
 }
 
