@@ -38,7 +38,7 @@ from simgui.core.store import ENV_DB, Store, StoreError, default_db_path, store_
 from simgui.core.folders import under
 from simgui.core.memory import NotEnoughMemory, keep_freed_memory
 from simgui.core.store import ignored
-from simgui.core.units import format_bytes, format_duration, format_rate, format_share
+from simgui.core.units import counted, format_bytes, format_duration, format_rate, format_share
 
 #: The clean-up's KeepRule values, for the parser (the clean-up itself loads with the
 #: commands that act: tests/test_startup.py checks the two agree)
@@ -246,20 +246,21 @@ def cmd_scan(args) -> int:
     if len(rep.issues) > 20:
         print(f"  ... and {len(rep.issues) - 20} more (see 'simgui stats')", file=sys.stderr)
     rate = format_rate(rep.bytes_read / rep.elapsed) if rep.elapsed > 0 else "-"
-    print(f"Scanned {rep.files_found} files ({format_bytes(rep.bytes_found)}) in "
+    print(f"Scanned {counted(rep.files_found, 'file')} ({format_bytes(rep.bytes_found)}) in "
           f"{format_duration(rep.elapsed)}: {rep.files_read} read ({format_bytes(rep.bytes_read)}"
           f", {rate}), {rep.files_unchanged} unchanged, {rep.errors} unreadable, "
-          f"{rep.skipped} skipped, {rep.hard_links} hard links, "
+          f"{rep.skipped} skipped, {counted(rep.hard_links, 'hard link')}, "
           f"{rep.files_forgotten} no longer found (gone, left out, or now another name of a "
           "file read) and dropped from the store.", file=sys.stderr)
     if rep.identical is not None:
         found = rep.identical
-        print(f"Identical copies: {len(found.sets):,} sets, {found.copies:,} files that are a "
-              f"copy of another ({found.files_hashed:,} files hashed, {found.files_reused:,} "
-              "hashes reused)" + (". Only identical copies were looked for: 'simgui groups "
-                                  "--identical-only' lists them; 'simgui scan' without "
-                                  "--identical-only reads the files for similar ones too."
-                                  if args.identical_only else "."), file=sys.stderr)
+        print(f"Identical copies: {counted(len(found.sets), 'set')}, "
+              f"{counted(found.copies, 'file that is a copy', 'files that are a copy')} of "
+              f"another ({counted(found.files_hashed, 'file')} hashed, "
+              f"{counted(found.files_reused, 'hash', 'hashes')} reused)"
+              + (". Only identical copies were looked for: 'simgui groups --identical-only' "
+                 "lists them; 'simgui scan' without --identical-only reads the files for "
+                 "similar ones too." if args.identical_only else "."), file=sys.stderr)
     if rep.files_fingerprinted:
         print(f"{rep.files_fingerprinted} unchanged files were read once more: an older simgui "
               "stored them without the content fingerprints that confirm similar files.",
@@ -752,6 +753,9 @@ def cmd_stats(args) -> int:
     print(f"Store:     {stats['store']}")
     print(f"Files:     {stats['files']} ({format_bytes(stats['bytes'])})")
     print(f"Errors:    {_files_text(stats['errors'])} could not be read")
+    if stats["identity_only"]:
+        print(f"Copies:    {_files_text(stats['identity_only'])} scanned with --identical-only "
+              "(not searched for similar files until scanned in full)")
     last = stats["last_scan"]
     if last is None:
         print("Last scan: never (run 'simgui scan FOLDER')")

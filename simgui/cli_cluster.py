@@ -16,7 +16,7 @@ from simgui.cli_common import (
     _ProgressLine,
     _size, _tolerances,
 )
-from simgui.core.units import format_bytes, format_duration, parse_whole
+from simgui.core.units import counted, format_bytes, format_duration, parse_whole
 
 _MAX_LOCAL_WORKERS = 1024
 _local_workers = _argument(parse_whole, 1, _MAX_LOCAL_WORKERS)
@@ -148,10 +148,11 @@ def cmd_cluster_scan(args) -> int:
         print(f"  {kind}: {path}: {message}", file=sys.stderr)
     if len(rep.issues) > 20:
         print(f"  ... and {len(rep.issues) - 20} more", file=sys.stderr)
-    print(f"Scanned {rep.files_found} files ({format_bytes(rep.bytes_found)}) in "
-          f"{format_duration(rep.elapsed)} as {rep.tasks} tasks: {rep.files_read} read "
-          f"({format_bytes(rep.bytes_read)}), {rep.files_unchanged} unchanged, {rep.errors} "
-          f"unreadable, {rep.skipped} skipped, {rep.hard_links} hard links; dataset "
+    print(f"Scanned {counted(rep.files_found, 'file')} ({format_bytes(rep.bytes_found)}) in "
+          f"{format_duration(rep.elapsed)} as {counted(rep.tasks, 'task')}: {rep.files_read} "
+          f"read ({format_bytes(rep.bytes_read)}), {rep.files_unchanged} unchanged, "
+          f"{rep.errors} unreadable, {rep.skipped} skipped, "
+          f"{counted(rep.hard_links, 'hard link')}; dataset "
           f"{args.out}", file=sys.stderr)
     return EXIT_SOME_FAILED if rep.errors else EXIT_OK
 

@@ -226,6 +226,12 @@ def _tolerances(args) -> Tolerances:
 
 def _files(store: Store, args):
     files = store.files()
+    unread = store.stats()["identity_only"]
+    if unread:  # (else "no groups" would say something untrue of them)
+        print(f"simgui: {unread:,} stored file{'s were' if unread != 1 else ' was'} scanned "
+              "with --identical-only, not read for a similar search: they are left out here "
+              "('simgui scan FOLDER' reads them; --identical-only finds their copies)",
+              file=sys.stderr)
     overridden = {ext for ext, _ in getattr(args, "override", ())}
     for ext in sorted(overridden - set(files.extensions) if overridden else ()):
         print(f"simgui: no stored file has the extension .{ext}: --override {ext}=... "

@@ -68,7 +68,8 @@ def cmd_ignore_remove(args) -> int:
     with _writable_store(args) as store:
         gone = ignored.unignore(store, pairs)
     print(f"{gone:,} pair{'s' if gone != 1 else ''} taken off the ignore list"
-          + (f" ({len(pairs) - gone:,} were not on it)." if gone < len(pairs) else "."))
+          + (f" ({len(pairs) - gone:,} {'was' if len(pairs) - gone == 1 else 'were'} not on "
+             "it)." if gone < len(pairs) else "."))
     return EXIT_OK
 
 

@@ -369,3 +369,26 @@ def test_override_refuses_what_it_cannot_mean(scanned, capsys, more, message):
     _, db = scanned
     code, _, err = run(capsys, "groups", "--db", db, "--override", "bin=1,1", *more)
     assert code == 2 and message in err and err.startswith("simgui: ")
+
+
+def test_a_search_says_which_files_an_identical_only_scan_left_unread(tmp_path, capsys):
+    # after scan --identical-only, "no groups" alone said something untrue: there are
+    # copies, and files the similar search cannot see yet
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a").write_text("hello " * 100)
+    (folder / "b").write_text("hello " * 100)
+    (folder / "c").write_text("other " * 100)
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "--identical-only", str(folder)]) == 0
+    err = capsys.readouterr().err
+    assert "Identical copies: 1 set, 1 file that is a copy of another" in err
+    assert "Scanned 3 files" in err and "0 hard links" in err
+    for command in (["groups"], ["pairs"], ["remove", "--dry-run"], ["folders"]):
+        assert main([*command, "--db", db]) == 0
+        err = capsys.readouterr().err
+        assert "3 stored files were scanned with --identical-only" in err, command
+    assert main(["stats", "--db", db]) == 0
+    assert "3 files scanned with --identical-only" in capsys.readouterr().out
+    assert main(["groups", "--db", db, "--identical-only"]) == 0
+    assert "scanned with --identical-only" not in capsys.readouterr().err

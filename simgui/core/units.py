@@ -116,3 +116,9 @@ def format_share(value: float, digits: int = 1) -> str:
     if value < 100 and float(text) >= 100:
         text = f"{100 - 10 ** -digits:.{digits}f}"
     return text
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 file``, ``2 files``: a count with its noun (``plural``: where it is not the
+    noun and an s)."""
+    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from simgui.core.cleanup.actions import file_key
 from simgui.core.folders import folder_test, under
 from simgui.core.search.groups import Group, Member
-from simgui.core.units import format_bytes
+from simgui.core.units import counted as _count, format_bytes
 
 
 class Action(str, enum.Enum):
@@ -147,11 +147,6 @@ class Plan:
             if len(self.refused) > 20:
                 lines.append(f"  ... and {len(self.refused) - 20:,} more")
         return "\n".join(lines)
-
-
-def _count(n: int, singular: str, plural: str | None = None) -> str:
-    """``1 file``, ``2 files``: a count with its noun."""
-    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
 def plan_removal(groups: Iterable[Group], *, action: Action, keep: KeepRule = KeepRule.OLDEST,

@@ -848,12 +848,18 @@ class Store:
     # -- reading results --------------------------------------------------------
 
     def stats(self) -> dict:
-        """Counts for ``simgui stats``: files, bytes, errors, last_scan."""
+        """Counts for ``simgui stats``: files, bytes, errors, last_scan, and identity_only:
+        the files stored by ``scan --identical-only`` (no sum table: not searched for
+        similar files)."""
         with self._guard("reading the store's counts"):
             files, total = self._db.execute("SELECT count(*), coalesce(sum(size), 0) FROM files "
                                             "WHERE error IS NULL").fetchone()
             errors = self._db.execute(
                 "SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
+            # stored by scan --identical-only: a size and perhaps a hash, no sum table
+            identity_only = self._db.execute(
+                "SELECT count(*) FROM files WHERE error IS NULL AND sum_table IS NULL"
+            ).fetchone()[0]
             row = self._db.execute(
                 "SELECT id, started_at, finished_at, roots, status, files_read, files_unchanged, "
                 "bytes_read, errors, skipped FROM scans ORDER BY id DESC LIMIT 1").fetchone()
@@ -865,7 +871,7 @@ class Store:
                     "files_unchanged": row[6], "bytes_read": row[7], "errors": row[8],
                     "skipped": row[9]}
         return {"files": files, "bytes": total, "errors": errors, "last_scan": last,
-                "store": str(self.path)}
+                "store": str(self.path), "identity_only": identity_only}
 
     def files(self, tagset_id: int | None = None) -> StoredFiles:
         """Every file with a sum table (of ``tagset_id``, default: the default tags), in
