@@ -439,7 +439,17 @@ def _print_plan_files(plan, groups) -> None:
             else:
                 what = "keep" if kept is not None and m.path == kept.path else "leave"
                 same = _same_content(m, kept) if kept is not None else m.identical
-            match = ("" if what == "keep" else "reference" if kept is None and m is g.reference
-                     else _match_text(same, m.similarity))
+            against = op.kept if op is not None else kept
+            if what == "keep":
+                match = ""
+            elif kept is None and m is g.reference:
+                match = "reference"
+            elif same or against is None or against.path == g.reference.path:
+                match = _match_text(same, m.similarity)
+            else:  # its similarity was measured against the group's reference, not this
+                match = "similar"
+                extra += ("  (the group's reference)" if m is g.reference else
+                          f"  ({_match_text(m.identical, m.similarity)} to the group's "
+                          f"reference {g.reference.path})")
             print(f"  {what:<9}{match:<17}{m.path}{extra}")
     print("Dry run: nothing was changed.")

@@ -392,3 +392,24 @@ def test_a_search_says_which_files_an_identical_only_scan_left_unread(tmp_path, 
     assert "3 files scanned with --identical-only" in capsys.readouterr().out
     assert main(["groups", "--db", db, "--identical-only"]) == 0
     assert "scanned with --identical-only" not in capsys.readouterr().err
+
+
+def test_a_dry_run_never_reads_100_percent_for_a_file_that_is_not_a_copy(tmp_path, capsys):
+    # keep the newest (an edit): the original's copy is left, and its 100 % was measured
+    # against the group's reference, not against the edit that stays
+    folder = tmp_path / "d"
+    folder.mkdir()
+    words = " ".join(f"w{i}" for i in range(4000))
+    (folder / "a.txt").write_text(words)
+    (folder / "b.txt").write_text(words)
+    (folder / "c.txt").write_text(words.replace("w5 ", "W5 ") + " a new ending")
+    os.utime(folder / "a.txt", (1, 1))
+    os.utime(folder / "b.txt", (2, 2))
+    db = str(tmp_path / "s.db")
+    assert main(["scan", "--db", db, "-q", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["remove", "--db", db, "--keep", "newest", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    left = next(line for line in out.splitlines() if line.lstrip().startswith("leave"))
+    assert "100" not in left.split(str(folder))[0]  # not "similar 100.0 %" beside it
+    assert "to the group's reference" in left
