@@ -93,6 +93,28 @@ def test_symlinks_are_not_followed_unless_asked_and_loops_end(tmp_path, store):
     assert rep.errors == 0
 
 
+def test_a_folder_met_first_through_a_link_is_stored_by_its_own_path(tmp_path, store):
+    # lk/a_links/real-link -> ../real is listed before lk/real: the folder was stored by
+    # the link's path, and its real folder skipped as a repeat; a clean-up then refused
+    # to act through the link, and a scan without --follow-symlinks moved it back
+    root = make_tree(tmp_path / "lk", {"real/x.bin": b"data" * 100,
+                                        "other/x.bin": b"data" * 100})
+    (root / "a_links").mkdir()
+    os.symlink("../real", root / "a_links" / "real-link")
+    rep = scan(store, [root], ScanOptions(follow_symlinks=True))
+    paths = sorted(os.path.relpath(p, root) for p in store.files().paths)
+    assert paths == ["other/x.bin", "real/x.bin"]
+    assert any(p.endswith("real-link") and "already scanned" in m for p, _, m in rep.issues)
+    scan(store, [root])  # not following: the same paths, nothing read again
+    assert sorted(os.path.relpath(p, root) for p in store.files().paths) == paths
+    # a link to a folder of another root scanned after it: that root's own path too
+    second = make_tree(tmp_path / "zz", {"deep/y.bin": b"other data" * 50})
+    os.symlink(second / "deep", root / "a_links" / "to-zz")
+    scan(store, [root, second], ScanOptions(follow_symlinks=True))
+    assert str(second / "deep" / "y.bin") in store.files().paths
+    assert not any("to-zz" in p for p in store.files().paths)
+
+
 def test_a_followed_link_to_a_file_is_skipped_and_its_file_scanned_where_it_lies(
         tmp_path, store):
     """--follow-symlinks follows links to folders; a link to a file is skipped with a

@@ -142,6 +142,26 @@ class _Walker:
         self.visited_dirs: set[tuple[int, int]] = set()
         self.seen_inodes: set[tuple[int, int]] = set()
         self.hard_links = 0
+        #: folders reached through a link (with follow_symlinks): walked after every
+        #: real folder, so that a folder is stored by its own path where the walk meets
+        #: it, and through a link only where nothing else leads to it
+        self.linked: list[tuple[str, os.stat_result]] = []
+        self._walking_all = False
+
+    def walk_all(self, roots: Iterable[str]) -> Iterable[_Found]:
+        """Every root's files, then those of the folders reached through links alone."""
+        self._walking_all = True
+        try:
+            for root in roots:
+                yield from self.walk(root)
+        finally:
+            self._walking_all = False
+        yield from self._walk_linked()
+
+    def _walk_linked(self) -> Iterable[_Found]:
+        while self.linked:
+            folder, st = self.linked.pop(0)
+            yield from self._walk_dir(folder, st)
 
     def walk(self, root: str) -> Iterable[_Found]:
         try:
@@ -151,6 +171,8 @@ class _Walker:
             return
         if stat.S_ISDIR(st.st_mode):
             yield from self._walk_dir(root, st)
+            if not self._walking_all:
+                yield from self._walk_linked()
         elif os.path.islink(root):
             # named by the user, so an error (the scan reads nothing of it), and the
             # message says what to scan instead (links to folders can be followed; a link
@@ -208,7 +230,10 @@ class _Walker:
                     issue(entry.path, "skipped" if loop else "error", _why(exc))
                     continue
                 if is_dir(st.st_mode):
-                    subfolders.append((entry.path, st))
+                    if link:
+                        self.linked.append((entry.path, st))  # after the real folders
+                    else:
+                        subfolders.append((entry.path, st))
                 elif link:
                     issue(entry.path, "skipped", LINKED_FILE)
                 else:
@@ -376,15 +401,14 @@ def scan(store: Store, roots: Iterable[str | os.PathLike], options: ScanOptions 
         known_later = None if identical_only else _known_meanwhile(store, encoded_roots)
         walked: list[_Found] = []
         last_report = 0.0
-        for root in roots:
-            for found in walker.walk(root):
-                walked.append(found)
-                # (the clock every 64 files: on a tree of small files it was a cost)
-                if not len(walked) & 63 and elapsed() - last_report >= \
-                        _PROGRESS_EVERY_SECONDS:
-                    last_report = elapsed()
-                    report(progress, Progress("walking", len(walked), None, 0, None,
-                                              last_report, found.path))
+        # (every root, then the folders met through links alone)
+        for found in walker.walk_all(roots):
+            walked.append(found)
+            # (the clock every 64 files: on a tree of small files it was a cost)
+            if not len(walked) & 63 and elapsed() - last_report >= _PROGRESS_EVERY_SECONDS:
+                last_report = elapsed()
+                report(progress, Progress("walking", len(walked), None, 0, None,
+                                          last_report, found.path))
         walked_paths = list(map(os.fsencode, [f.path for f in walked]))
         seen = set(walked_paths)
         rep.files_found = len(walked)
