@@ -282,3 +282,18 @@ def test_a_hard_link_is_said_after_the_scan(qtbot, window, tmp_path):
     os.link(first, root / "another name.bin")
     scan(qtbot, window, root)
     assert "1 hard link counted once" in window.status_text.text()
+
+
+def test_a_folder_with_one_file_or_none_says_so_not_raise_the_tolerance(qtbot, window,
+                                                                         tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    scan(qtbot, window, empty)
+    text = window.groups.empty.text()
+    assert "No files to compare" in text and "tolerance" not in text
+    (empty / "one.txt").write_text("alone")
+    with qtbot.waitSignal(window.tasks.busy_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda busy: not busy):
+        window.start_scan()
+    assert "Only one file" in window.groups.empty.text()
+    assert window.status_text.text().startswith("Scanned 1 file in")

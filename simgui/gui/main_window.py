@@ -724,8 +724,11 @@ class MainWindow(QMainWindow):
         if results.scan is not None and results.batch is None and results.undone is None:
             r = results.scan
             whole = time.monotonic() - self._job_started if self._job_started else r.elapsed
-            message = self.tr("Scanned {found:,} files in {whole} (reading {reading}, then "
-                              "finding groups): {read:,} read, {unchanged:,} unchanged").format(
+            message = (self.tr("Scanned {found:,} file in {whole} (reading {reading}, then "
+                               "finding groups): {read:,} read, {unchanged:,} unchanged")
+                       if r.files_found == 1 else
+                       self.tr("Scanned {found:,} files in {whole} (reading {reading}, then "
+                               "finding groups): {read:,} read, {unchanged:,} unchanged")).format(
                 found=r.files_found, whole=format_duration(whole),
                 reading=format_duration(r.elapsed), read=r.files_read,
                 unchanged=r.files_unchanged)
@@ -797,6 +800,17 @@ class MainWindow(QMainWindow):
             self.groups.set_empty_text(self.tr(
                 "<h3>Nothing left to clean up</h3><p>The clean-up took care of every group "
                 "at these settings. <b>Undo Last Clean-up</b> puts its files back.</p>"))
+        elif len(self.analysis.files) < 2:  # no tolerance groups one file, or none
+            n = len(self.analysis.files)
+            problems = self.problems.count()
+            text = (self.tr("<h3>No files to compare</h3><p>The folders hold no file that "
+                            "could be read.</p>") if n == 0 else
+                    self.tr("<h3>Only one file</h3><p>The folders hold one file that could "
+                            "be read: there is nothing to compare it with.</p>"))
+            if problems:
+                text += self.tr("<p>Some could not be read, or a folder is gone: see "
+                                "<b>Problems</b> in the status bar.</p>")
+            self.groups.set_empty_text(text)
         else:
             self.groups.set_empty_text(
                 self.tr("<h3>No identical or similar files</h3><p>Nothing matches at these "

@@ -1338,6 +1338,22 @@ Nur das Diagramm ändert sich: Der Schlüssel der Suche wird im Bereich „Suche
         <translation>{n:,} Dateien</translation>
     </message>
     <message>
+        <source>Scanned {found:,} file in {whole} (reading {reading}, then finding groups): {read:,} read, {unchanged:,} unchanged</source>
+        <translation>{found:,} Datei in {whole} gescannt (Lesen {reading}, dann Gruppensuche): {read:,} gelesen, {unchanged:,} unverändert</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No files to compare&lt;/h3&gt;&lt;p&gt;The folders hold no file that could be read.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Keine Dateien zum Vergleichen&lt;/h3&gt;&lt;p&gt;Die Ordner enthalten keine Datei, die gelesen werden konnte.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Only one file&lt;/h3&gt;&lt;p&gt;The folders hold one file that could be read: there is nothing to compare it with.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Nur eine Datei&lt;/h3&gt;&lt;p&gt;Die Ordner enthalten eine Datei, die gelesen werden konnte: Es gibt nichts, womit sie sich vergleichen ließe.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Some could not be read, or a folder is gone: see &lt;b&gt;Problems&lt;/b&gt; in the status bar.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Manches konnte nicht gelesen werden, oder ein Ordner fehlt: siehe &lt;b&gt;Probleme&lt;/b&gt; in der Statusleiste.&lt;/p&gt;</translation>
+    </message>
+    <message>
         <source>Scanned {found:,} files in {whole} (reading {reading}, then finding groups): {read:,} read, {unchanged:,} unchanged</source>
         <translation>{found:,} Dateien in {whole} gescannt (Lesen {reading}, dann Gruppensuche): {read:,} gelesen, {unchanged:,} unverändert</translation>
     </message>
