@@ -83,6 +83,8 @@ def _first_start(qtbot, window, tmp_path, release):
     assert window.analysis is not None
     assert window.model.rowCount() == 6
     assert window.status_text.text().startswith("Scanned 19 files")
+    # the wait for the engine is said as such, not as time spent finding groups
+    assert "of it preparing the engine (first start only)" in window.status_text.text()
 
 
 def test_a_folder_never_scanned_is_not_said_to_have_no_duplicates(qtbot, tmp_path):

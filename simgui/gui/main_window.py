@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         self._warm_progress: Progress | None = None
         self._job_texts: dict[Task, str] = {}  # what the empty centre says while a job runs
         self._job_started = 0.0  # when the job whose results come next was started
+        self._engine_ready = 0.0  # when the first start's preparation of the engine ended
         self._unscanned: tuple[str, ...] = ()  # folders listed that no scan has read
 
         self._build_widgets()
@@ -510,6 +511,7 @@ class MainWindow(QMainWindow):
 
     def _warm_finished(self) -> None:
         self._warm_task = None
+        self._engine_ready = time.monotonic()  # a job waiting for it says how long it did
         self.progress.setFormat("%p%")
         if self.status_text.text().startswith(self.tr("Preparing the engine, first start only…")):
             if self.tasks.running[1:]:
@@ -732,6 +734,10 @@ class MainWindow(QMainWindow):
                 found=r.files_found, whole=format_duration(whole),
                 reading=format_duration(r.elapsed), read=r.files_read,
                 unchanged=r.files_unchanged)
+            waited = self._engine_ready - self._job_started if self._job_started else 0
+            if waited > 0:  # the scan waited for the engine: not the groups' time
+                message += self.tr(" · {wait} of it preparing the engine (first start "
+                                   "only)").format(wait=format_duration(waited))
             if r.hard_links:  # names of a file already read: one file, not copies
                 message += (self.tr(" · {n:,} hard link counted once (another name of a "
                                     "file, not a copy)") if r.hard_links == 1 else

@@ -1354,6 +1354,10 @@ Nur das Diagramm ändert sich: Der Schlüssel der Suche wird im Bereich „Suche
         <translation>&lt;p&gt;Manches konnte nicht gelesen werden, oder ein Ordner fehlt: siehe &lt;b&gt;Probleme&lt;/b&gt; in der Statusleiste.&lt;/p&gt;</translation>
     </message>
     <message>
+        <source> · {wait} of it preparing the engine (first start only)</source>
+        <translation> · davon {wait} für die Vorbereitung der Suchmaschine (nur beim ersten Start)</translation>
+    </message>
+    <message>
         <source>Scanned {found:,} files in {whole} (reading {reading}, then finding groups): {read:,} read, {unchanged:,} unchanged</source>
         <translation>{found:,} Dateien in {whole} gescannt (Lesen {reading}, dann Gruppensuche): {read:,} gelesen, {unchanged:,} unverändert</translation>
     </message>
