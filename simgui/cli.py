@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--override", type=_override, action="append", default=[],
                         metavar="EXT=KEY,SUM",
                         help="paper's method: fixed key and sum-table tolerances (percent) for "
-                             "the files of one extension, e.g. ps=0.2,0.2 for PostScript, "
+                             "the files of one extension, e.g. ps=3.2,0.23 for PostScript, "
                              "whose large shared prolog makes unrelated files look alike; "
                              "repeat for more extensions")
 
