@@ -270,3 +270,14 @@ def test_a_path_shown_with_its_odd_bytes_as_xNN_reads_back_as_itself(parts):
 
     path = os.fsdecode(b"/" + b"/".join(parts))
     assert unshown_path(shown_path(path)) == path
+
+
+def test_a_control_character_in_a_name_is_shown_as_xNN():
+    """A newline in a name broke a row of the window's lists and its confirmation in two:
+    it shows as \\x0a, as ls -b writes it, and reads back as itself."""
+    from simgui.core.shown import shown_path, unshown_path
+
+    path = os.fsdecode(b"/data/two\nlines\ttab\x7f.txt")
+    assert shown_path(path) == "/data/two\\x0alines\\x09tab\\x7f.txt"
+    assert unshown_path(shown_path(path)) == path
+    assert shown_path("/data/plain é.txt") == "/data/plain é.txt"

@@ -8,20 +8,25 @@ import re
 
 
 def shown_path(path: str) -> str:
-    """``path`` readable: its odd bytes as ``\\xNN`` (what ``ls -b`` shows)."""
+    """``path`` readable: its odd bytes as ``\\xNN`` (what ``ls -b`` shows), control
+    characters too (a newline in a name broke a row in two)."""
     try:
-        return os.fsencode(path).decode("utf-8", "backslashreplace")
+        text = os.fsencode(path).decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a lone surrogate no file name decodes to
-        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+        text = path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text) if _CONTROL.search(text) \
+        else text
 
 
-_SHOWN_BYTE = re.compile(rb"\\x([89a-fA-F][0-9a-fA-F])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SHOWN_BYTE = re.compile(rb"\\x([89a-fA-F][0-9a-fA-F]|[01][0-9a-fA-F]|7[fF])")
 
 
 def unshown_path(path: str) -> str:
     """The inverse of :func:`shown_path` for a path typed as it is shown: each ``\\xNN``
-    of a byte that is not ASCII is that byte again (a name that holds such text itself
-    cannot be told from it: keep a path that was set, not typed, as it was)."""
+    of a byte that is not ASCII, or of a control character, is that byte again (a name
+    that holds such text itself cannot be told from it: keep a path that was set, not
+    typed, as it was)."""
     if "\\x" not in path:
         return path
     return os.fsdecode(_SHOWN_BYTE.sub(lambda m: bytes([int(m[1], 16)]), os.fsencode(path)))
