@@ -465,10 +465,22 @@ def test_trash_a_folder_whose_files_all_have_copies_then_undo(copied_tree, capsy
     out = capsys.readouterr().out
     assert "Send 2 files" in out and "byte for byte" in out
     assert not (old / "a.bin").exists() and not (old / "sub" / "c.bin").exists()
+    assert not old.exists()  # the folder goes too, its folders emptied by the batch
     assert (home / "a.bin").read_bytes() == data["a.bin"]  # the kept copies stay
     assert main(["undo", "--db", db]) == 0
     assert (old / "a.bin").read_bytes() == data["a.bin"]
     assert (old / "sub" / "c.bin").read_bytes() == data["sub/c.bin"]
+
+
+def test_a_trashed_folder_keeps_what_the_store_did_not_know(copied_tree, capsys):
+    home, old, db, data = copied_tree
+    (old / "sub" / "new since the scan.txt").write_text("not scanned")
+    (old / "empty before").mkdir()
+    capsys.readouterr()
+    assert main(["folders", "--db", db, "--trash", str(old), "--yes"]) == 0
+    assert (old / "sub" / "new since the scan.txt").exists()  # so its folders stay
+    assert not (old / "a.bin").exists()
+    assert (old / "empty before").is_dir()  # held no file acted on: undo would not remake it
 
 
 def test_trashing_a_folder_is_refused_when_one_file_would_be_lost(copied_tree, capsys):

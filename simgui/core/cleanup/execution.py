@@ -49,7 +49,23 @@ def execute(plan: Plan, store: Store, *,
     with OpenedFolders(plan.roots, named=[plan.target_dir] if plan.target_dir else ()) as at:
         steps = [(seq, op.path, op.member.size, _step(op, batch_id, seq, at))
                  for seq, op in enumerate(ops)]
-        return run_batch(store, batch_id, plan.action.value, steps, progress)
+        result = run_batch(store, batch_id, plan.action.value, steps, progress)
+        if plan.emptied and ops and len(result.done) == len(ops):
+            _remove_emptied(plan.emptied, [op.path for op in ops], at)
+        return result
+
+
+def _remove_emptied(folder: str, paths: list[str], at: OpenedFolders) -> None:
+    """The folders of ``paths`` up to ``folder``, where the batch left them empty (one
+    that holds a file the store did not know stays, and so does a folder that held no
+    file acted on: undo, which makes the others again, would not), never through a link."""
+    emptied = set()
+    for path in paths:
+        d = os.path.dirname(path)
+        while d not in emptied and (d == folder or d.startswith(folder.rstrip(os.sep) + os.sep)):
+            emptied.add(d)
+            d = os.path.dirname(d)
+    at.remove_empty(sorted(emptied))
 
 
 def temp_name(op: Operation, batch_id: int, seq: int) -> str | None:

@@ -38,7 +38,8 @@ def plan_folder_removal(index: FolderIndex, folder: str, *, roots: Sequence[str]
     roots = sorted((os.path.abspath(r) for r in roots), key=len, reverse=True)
     action = Action.TRASH if move_to is None else Action.MOVE
     target_dir = None if move_to is None else os.path.abspath(move_to)
-    plan = Plan(action, [], [], {}, identical_only=True, roots=roots, target_dir=target_dir)
+    plan = Plan(action, [], [], {}, identical_only=True, roots=roots, target_dir=target_dir,
+                emptied=folder)
     if target_dir is not None and (target_dir == folder
                                    or target_dir.startswith(folder.rstrip(os.sep) + os.sep)):
         plan.refused.append(Refusal(0, f"the target {target_dir} is inside {folder}"))

@@ -89,6 +89,10 @@ class Plan:
     left_similar: int = 0  # of left_alone: not identical to any file that stays
     # the scanned folders: the batch walks to each file from these, never through a link
     roots: list[str] = field(default_factory=list)
+    #: a folder whose every file the plan acts on (a folder sent to the trash or moved):
+    #: its folders emptied by the batch go too, once every file is done (undo makes them
+    #: again as it puts the files back)
+    emptied: str | None = None
 
     @property
     def similar_only(self) -> int:
