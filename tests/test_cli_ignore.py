@@ -95,17 +95,23 @@ def test_ignored_members_leave_their_group_and_lone_references_go():
     assert [[m.path for m in g.files] for g in groups] == _groups(after)
 
 
-def test_copies_of_each_other_that_left_a_group_make_their_own():
-    # "Not Duplicates" on a whole group: 1 and 2 are not duplicates of 0, but 1 and 2
-    # are identical copies of each other, which must still be found
+def _table_with_copies():
+    """:func:`_table`, its files 1 and 2 identical copies of each other (an edit of 0)."""
     table = _table()
     files = table.files
     hashes = list(files.hashes)
     hashes[2] = hashes[1]
     sizes = files.sizes.copy()
     sizes[2] = sizes[1]
-    table = dataclasses.replace(table, files=dataclasses.replace(files, hashes=hashes,
-                                                                 sizes=sizes))
+    return dataclasses.replace(table, files=dataclasses.replace(files, hashes=hashes,
+                                                                sizes=sizes))
+
+
+def test_copies_of_each_other_that_left_a_group_make_their_own():
+    # "Not Duplicates" on a whole group: 1 and 2 are not duplicates of 0, but 1 and 2
+    # are identical copies of each other, which must still be found
+    table = _table_with_copies()
+    sizes = table.files.sizes
     first, second = _groups(table)
     pairs = [(m, first[0]) for m in first[1:]]
     after = without_ignored(table, pairs)
@@ -127,14 +133,7 @@ def test_copies_of_each_other_that_left_a_group_make_their_own():
 
 def test_a_pair_ignored_in_a_group_of_copies_that_left_is_left_out_too():
     # the copies that left a group make a group: "Not Duplicates" there works as anywhere
-    table = _table()
-    files = table.files
-    hashes = list(files.hashes)
-    hashes[2] = hashes[1]
-    sizes = files.sizes.copy()
-    sizes[2] = sizes[1]
-    table = dataclasses.replace(table, files=dataclasses.replace(files, hashes=hashes,
-                                                                 sizes=sizes))
+    table = _table_with_copies()
     first, second = _groups(table)
     pairs = [(first[0], first[1]), (first[1], first[2])]
     assert _groups(without_ignored(table, pairs)) == [second]

@@ -497,12 +497,7 @@ def test_saved_results_come_back_with_marks_and_chosen_references(qtbot, window,
     from simgui.gui.main_window import MainWindow
 
     root = scan_tree(qtbot, window, tmp_path)
-    model = window.model
-    rows = _rows(model, 0)
-    member = next(i for i in rows[1:] if "(edited)" in model.data(i))
-    chosen = window.table.files.paths[model.file_of(member)]
-    window.groups.tree.setCurrentIndex(member)
-    window.groups.make_current_reference()
+    chosen = _make_an_edit_the_reference(window)
     window.mark_identical()
     marked = window.model.marked
     saved = tmp_path / "review.simgui-results"
@@ -687,11 +682,7 @@ def test_not_duplicates_after_make_reference_takes_the_file_out(qtbot, window, t
     # the ignore list was applied before the chosen references, so nothing happened
     scan_tree(qtbot, window, tmp_path)
     model = window.model
-    rows = _rows(model, 0)
-    member = next(i for i in rows[1:] if "(edited)" in model.data(i))
-    chosen = window.table.files.paths[model.file_of(member)]
-    window.groups.tree.setCurrentIndex(member)
-    window.groups.make_current_reference()
+    chosen = _make_an_edit_the_reference(window)
 
     def groups():
         t = window.table
@@ -710,3 +701,14 @@ def test_not_duplicates_after_make_reference_takes_the_file_out(qtbot, window, t
     # not a duplicate of the edit: it leaves with its copy, the two a group of copies
     assert not any(chosen in g and other in g for g in groups())
     assert sorted([other, copy]) in [sorted(g) for g in groups()]
+
+
+def _make_an_edit_the_reference(window) -> str:
+    """Make Reference on the first group's edited member; its path."""
+    model = window.model
+    rows = _rows(model, 0)
+    member = next(i for i in rows[1:] if "(edited)" in model.data(i))
+    chosen = window.table.files.paths[model.file_of(member)]
+    window.groups.tree.setCurrentIndex(member)
+    window.groups.make_current_reference()
+    return chosen
