@@ -226,7 +226,7 @@ def _tolerances(args) -> Tolerances:
 
 def _files(store: Store, args):
     files = store.files()
-    unread = store.stats()["identity_only"]
+    unread = store.identity_only()
     if unread:  # (else "no groups" would say something untrue of them)
         print(f"simgui: {unread:,} stored file{'s were' if unread != 1 else ' was'} scanned "
               "with --identical-only, not read for a similar search: they are left out here "

@@ -180,8 +180,9 @@ class CopiesView(QTableView):
         pad = 3 * fm.averageCharWidth() + 16  # the cell's margins and a sort arrow
         # as wide as their widest texts (digits are wider than an average character:
         # "405.9 KB" was cut to "405.9 …")
+        identical = QCoreApplication.translate("CopiesModel", "identical")
         for column, widest in ((SIZE, "999.9 MB"), (MODIFIED, modified_text(0) + "0"),
-                               (SIMILARITY, "99.99 %"), (IDENTICAL, QCoreApplication.translate("CopiesModel", "identical"))):
+                               (SIMILARITY, "99.99 %"), (IDENTICAL, identical)):
             header.resizeSection(column, max(fm.horizontalAdvance(widest),
                                              fm.horizontalAdvance(QCoreApplication.translate(
                                                  "CopiesModel", COLUMNS[column]))) + pad)

@@ -81,6 +81,11 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
                            a.blueF() + (b.blueF() - a.blueF()) * t)
 
 
+def _sum_distance(a: FileDetails, b: FileDetails) -> int:
+    """The L1 distance of two files' sum tables."""
+    return int(np.abs(np.asarray(a.table, np.int64) - np.asarray(b.table, np.int64)).sum())
+
+
 def summary(result: Differences) -> str:
     """'A: 3.1 % changed, B: 0.4 % changed (in 64-byte blocks ...)'.
 
@@ -493,17 +498,14 @@ class DetailsPanel(QWidget):
         if two and not any(f.role for f in files):
             # two files of different groups (or of none): their own figures
             a, b = files
-            apart = int(np.abs(np.asarray(a.table, np.int64)
-                               - np.asarray(b.table, np.int64)).sum())
             share = self.pair_similarity
-            pair = FileDetails(b.path, b.size, b.mtime_ns, b.table, b.key, b.extension,
-                               identical=share == 100.0, similarity=share, role="member")
-            if self.pair_similarity is not None:
-                rows.append((self.tr("Similarity"), [self._similarity(pair)], False))
+            if share is not None:
+                rows.append((self.tr("Similarity"), [self._share(share == 100.0, share)],
+                             False))
             if not self.pictures_method:
                 rows.append((self.tr("A to B"), [self.tr(
                     "key distance {key:,.1f} · sum distance {sum:,}").format(
-                        key=abs(a.key - b.key), sum=apart)], False))
+                        key=abs(a.key - b.key), sum=_sum_distance(a, b))], False))
         if any(f.role == "member" for f in files):
             # two members are each measured against their reference: say so, and
             # measure them against each other too
@@ -520,8 +522,7 @@ class DetailsPanel(QWidget):
             ]
             if both:
                 a, b = files
-                apart = int(np.abs(np.asarray(a.table, np.int64)
-                                   - np.asarray(b.table, np.int64)).sum())
+                apart = _sum_distance(a, b)
                 # equal tables say nothing of equal contents: the strip below compares;
                 # the share in common is each file's to the reference, above
                 similar = self.tr("equal sum tables · ") if apart == 0 else ""
@@ -556,16 +557,20 @@ class DetailsPanel(QWidget):
     def _similarity(self, f: FileDetails) -> str:
         if f.role == "reference":
             return QCoreApplication.translate("DetailsPanel", "reference")
-        if f.identical:
+        return self._share(f.identical, f.similarity)
+
+    def _share(self, identical: bool | None, similarity: float | None) -> str:
+        """A similarity as the panel says it: identical, a share, or unknown."""
+        if identical:
             return QCoreApplication.translate("DetailsPanel", "identical (100 %)")
-        if f.similarity is None:
+        if similarity is None:
             return ""
-        if f.similarity != f.similarity:  # NaN: no fingerprints to estimate it from
+        if similarity != similarity:  # NaN: no fingerprints to estimate it from
             return QCoreApplication.translate("DetailsPanel", "unknown (scan again)")
         text = (QCoreApplication.translate("DetailsPanel", "{percent} % alike")
                 if self.pictures_method else
                 QCoreApplication.translate("DetailsPanel", "{percent} % in common"))
-        return text.format(percent=format_share(f.similarity, 2))
+        return text.format(percent=format_share(similarity, 2))
 
     def _fill_table(self, files: list[FileDetails]) -> None:
         two = len(files) == 2

@@ -259,8 +259,9 @@ class GroupsView(QWidget):
 
     def shows_pictures(self) -> bool:
         """Whether the groups are of pictures: those of a picture method, or at least
-        half of the group references (of the first few thousand) are.  (Any one made every row as tall as a thumbnail, in a
-        collection of text files with a folder of photos among them.)"""
+        half of the group references (of the first few thousand) are.  (Any one made
+        every row as tall as a thumbnail, in a collection of text files with a folder of
+        photos among them.)"""
         t = self.model.table
         if t is None or len(t) == 0:
             return False

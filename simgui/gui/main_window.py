@@ -1034,9 +1034,14 @@ class MainWindow(QMainWindow):
             lo, hi = self.table.start[group], self.table.start[group + 1]
             self.key_chart.highlight(self.table.rows[lo:hi])
 
-    def _group_of(self, f: int) -> int | None:
+    def _row_of(self, f: int) -> int | None:
+        """File ``f``'s row in the groups shown, or None if it is in none."""
         row = np.flatnonzero(self.table.rows == f) if self.table is not None else []
-        return int(self.table.group_of_row[row[0]]) if len(row) else None
+        return int(row[0]) if len(row) else None
+
+    def _group_of(self, f: int) -> int | None:
+        r = self._row_of(f)
+        return None if r is None else int(self.table.group_of_row[r])
 
     def _pair_similarity(self, a: int, b: int) -> float:
         """Two files' similarity by the search's method, measured between them."""
@@ -1050,8 +1055,7 @@ class MainWindow(QMainWindow):
 
     def _file_details(self, f: int) -> FileDetails:
         files = self.analysis.files
-        row = np.flatnonzero(self.table.rows == f) if self.table is not None else []
-        r = int(row[0]) if len(row) else None
+        r = self._row_of(f)
         is_ref = r is not None and r == self.table.start[self.table.group_of_row[r]]
         return FileDetails(
             path=files.paths[f], size=int(files.sizes[f]), mtime_ns=int(files.mtimes_ns[f]),

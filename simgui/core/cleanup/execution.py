@@ -19,6 +19,7 @@ from simgui.core.cleanup.actions import Identity, Outcome, Skip, Spot
 from simgui.core.cleanup.opened import OpenedFolders
 from simgui.core.cleanup.running import BatchResult, run_batch
 from simgui.core.cleanup.plan import Action, Operation, Plan
+from simgui.core.folders import folder_test
 from simgui.core.progress import ProgressCallback
 from simgui.core.store import Store
 
@@ -59,10 +60,11 @@ def _remove_emptied(folder: str, paths: list[str], at: OpenedFolders) -> None:
     """The folders of ``paths`` up to ``folder``, where the batch left them empty (one
     that holds a file the store did not know stays, and so does a folder that held no
     file acted on: undo, which makes the others again, would not), never through a link."""
+    inside = folder_test([folder])
     emptied = set()
     for path in paths:
         d = os.path.dirname(path)
-        while d not in emptied and (d == folder or d.startswith(folder.rstrip(os.sep) + os.sep)):
+        while d not in emptied and inside(d):
             emptied.add(d)
             d = os.path.dirname(d)
     at.remove_empty(sorted(emptied))

@@ -41,14 +41,13 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     if row[1] == "running":
         raise UndoError(f"batch {batch_id} is still running or was interrupted; "
                         "recover it first")
-    todo, devices = [], {}
-    for entry_id, action, path, target, info, content_hash, device in db.execute(
-            "SELECT id, action, path, target, undo, content_hash, device FROM journal "
-            "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
-            (batch_id,)):
-        todo.append((entry_id, action, _s(path), _s(target),
-                     json.loads(info) if info else None, content_hash))
-        devices[_s(path)] = device  # where the file was: its scanned folder may be remade
+    # (device: where the file was, the only disk its folders may be made again on)
+    todo = [(entry_id, action, _s(path), _s(target), json.loads(info) if info else None,
+             content_hash, device)
+            for entry_id, action, path, target, info, content_hash, device in db.execute(
+                "SELECT id, action, path, target, undo, content_hash, device FROM journal "
+                "WHERE batch_id = ? AND state = 'done' AND undone_by IS NULL ORDER BY seq",
+                (batch_id,))]
     if not todo:
         raise UndoError(f"batch {batch_id} has nothing left to undo")
     if row[0] == "merge":
@@ -58,7 +57,7 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
 
     def rows(undo_id: int) -> list[PlannedRow]:
         out = []
-        for seq, (_, _, original, target, u, content_hash) in enumerate(todo):
+        for seq, (_, _, original, target, u, content_hash, _) in enumerate(todo):
             at = u["at"] if u else target or original
             ident = (u["size"], u["mtime_ns"], u["device"], u["inode"]) if u else (0, 0, 0, 0)
             out.append(PlannedRow(
@@ -80,8 +79,8 @@ def undo(store: Store, batch_id: int | None = None, progress=None):
     with OpenedFolders(roots, named=[target_dir] if target_dir else ()) as folders:
         steps = [(seq, original, u["size"] if u else 0,
                   _restore_step(entry_id, action, original, u, _temp(undo_id, seq), folders,
-                                devices[original]))
-                 for seq, (entry_id, action, original, _, u, _) in enumerate(todo)]
+                                device))
+                 for seq, (entry_id, action, original, _, u, _, device) in enumerate(todo)]
         result = run_batch(store, undo_id, "undo", steps, progress)
         folders.remove_empty(made)
     return result

@@ -146,24 +146,20 @@ class _Walker:
         #: real folder, so that a folder is stored by its own path where the walk meets
         #: it, and through a link only where nothing else leads to it
         self.linked: list[tuple[str, os.stat_result]] = []
-        self._walking_all = False
+
+    def walk(self, root: str) -> Iterable[_Found]:
+        """The files of ``root`` (see :meth:`walk_all`)."""
+        return self.walk_all([root])
 
     def walk_all(self, roots: Iterable[str]) -> Iterable[_Found]:
         """Every root's files, then those of the folders reached through links alone."""
-        self._walking_all = True
-        try:
-            for root in roots:
-                yield from self.walk(root)
-        finally:
-            self._walking_all = False
-        yield from self._walk_linked()
-
-    def _walk_linked(self) -> Iterable[_Found]:
+        for root in roots:
+            yield from self._walk_root(root)
         while self.linked:
             folder, st = self.linked.pop(0)
             yield from self._walk_dir(folder, st)
 
-    def walk(self, root: str) -> Iterable[_Found]:
+    def _walk_root(self, root: str) -> Iterable[_Found]:
         try:
             st = os.stat(root) if self.options.follow_symlinks else os.lstat(root)
         except OSError as exc:
@@ -171,8 +167,6 @@ class _Walker:
             return
         if stat.S_ISDIR(st.st_mode):
             yield from self._walk_dir(root, st)
-            if not self._walking_all:
-                yield from self._walk_linked()
         elif os.path.islink(root):
             # named by the user, so an error (the scan reads nothing of it), and the
             # message says what to scan instead (links to folders can be followed; a link

@@ -3,7 +3,8 @@
 A small step after grouping, apart from the search itself: a member whose pair with
 its group's reference is ignored leaves the group, and a group left with its reference
 alone is dropped; the member's identical copies leave with it, and the members that
-left a group and are identical copies of each other make a group of their own.  The other columns are kept as they were.
+left a group and are identical copies of each other make a group of their own.  The
+other columns are kept as they were.
 """
 
 from __future__ import annotations

@@ -856,10 +856,6 @@ class Store:
                                             "WHERE error IS NULL").fetchone()
             errors = self._db.execute(
                 "SELECT count(*) FROM files WHERE error IS NOT NULL").fetchone()[0]
-            # stored by scan --identical-only: a size and perhaps a hash, no sum table
-            identity_only = self._db.execute(
-                "SELECT count(*) FROM files WHERE error IS NULL AND sum_table IS NULL"
-            ).fetchone()[0]
             row = self._db.execute(
                 "SELECT id, started_at, finished_at, roots, status, files_read, files_unchanged, "
                 "bytes_read, errors, skipped FROM scans ORDER BY id DESC LIMIT 1").fetchone()
@@ -871,7 +867,14 @@ class Store:
                     "files_unchanged": row[6], "bytes_read": row[7], "errors": row[8],
                     "skipped": row[9]}
         return {"files": files, "bytes": total, "errors": errors, "last_scan": last,
-                "store": str(self.path), "identity_only": identity_only}
+                "store": str(self.path), "identity_only": self.identity_only()}
+
+    def identity_only(self) -> int:
+        """Files stored by ``scan --identical-only``: a size and perhaps a hash, no sum
+        table, so a similar search does not see them."""
+        with self._guard("reading the store's counts"):
+            return self._db.execute("SELECT count(*) FROM files WHERE error IS NULL AND "
+                                    "sum_table IS NULL").fetchone()[0]
 
     def files(self, tagset_id: int | None = None) -> StoredFiles:
         """Every file with a sum table (of ``tagset_id``, default: the default tags), in
